@@ -1,0 +1,20 @@
+# The host side (the oshrun loader and the native unit tests) is built with the host compiler as a project of
+# its own, and its tests join this build's ctest run.
+include(ExternalProject)
+
+set(SHMEM_HOST_BINARY_DIR "${CMAKE_BINARY_DIR}/host")
+ExternalProject_Add(host_tools
+  SOURCE_DIR "${PROJECT_SOURCE_DIR}/host_loader"
+  BINARY_DIR "${SHMEM_HOST_BINARY_DIR}"
+  CMAKE_ARGS -DCMAKE_BUILD_TYPE=RelWithDebInfo
+  BUILD_ALWAYS ON
+  INSTALL_COMMAND ""
+  TEST_COMMAND "")
+set(SHMEM_OSHRUN "${SHMEM_HOST_BINARY_DIR}/oshrun" CACHE INTERNAL "")
+
+# The host project's tests (GoogleTest, discovered there) become tests of this build.
+file(WRITE "${CMAKE_BINARY_DIR}/host_tests.cmake"
+  "if(EXISTS \"${SHMEM_HOST_BINARY_DIR}/CTestTestfile.cmake\")\n"
+  "  include(\"${SHMEM_HOST_BINARY_DIR}/CTestTestfile.cmake\")\n"
+  "endif()\n")
+set_property(DIRECTORY "${PROJECT_SOURCE_DIR}" APPEND PROPERTY TEST_INCLUDE_FILES "${CMAKE_BINARY_DIR}/host_tests.cmake")

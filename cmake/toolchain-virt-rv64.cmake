@@ -1,0 +1,26 @@
+# QEMU virt, RISC-V 64 (rv64gc, lp64d), bare metal, picolibc from Debian's picolibc-riscv64-unknown-elf.
+set(CMAKE_SYSTEM_NAME Generic)
+set(CMAKE_SYSTEM_PROCESSOR riscv64)
+set(CMAKE_C_COMPILER riscv64-unknown-elf-gcc)
+set(CMAKE_CXX_COMPILER riscv64-unknown-elf-g++)
+set(CMAKE_ASM_COMPILER riscv64-unknown-elf-gcc)
+set(CMAKE_AR riscv64-unknown-elf-ar)
+set(CMAKE_RANLIB riscv64-unknown-elf-ranlib)
+set(CMAKE_TRY_COMPILE_TARGET_TYPE STATIC_LIBRARY)
+
+# medany: every address is formed pc-relative, which is what lets one image run at any partition base.
+set(SHMEM_ARCH_FLAGS "-march=rv64gc -mabi=lp64d -mcmodel=medany --specs=picolibc.specs")
+set(CMAKE_C_FLAGS_INIT "${SHMEM_ARCH_FLAGS}")
+set(CMAKE_CXX_FLAGS_INIT "${SHMEM_ARCH_FLAGS}")
+set(CMAKE_ASM_FLAGS_INIT "${SHMEM_ARCH_FLAGS}")
+# riscv64-unknown-elf-ld refuses -pie; Debian's riscv64-linux-gnu linker, reached through -B, links the same
+# objects into a position-independent executable whose only dynamic relocations are R_RISCV_RELATIVE.
+set(CMAKE_EXE_LINKER_FLAGS_INIT
+    "-nostartfiles -B/usr/riscv64-linux-gnu/bin/ -Wl,-pie,--no-dynamic-linker,-z,norelro,--no-warn-rwx-segments")
+
+set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)
+set(CMAKE_FIND_ROOT_PATH_MODE_LIBRARY ONLY)
+set(CMAKE_FIND_ROOT_PATH_MODE_INCLUDE ONLY)
+
+set(SHMEM_PORT_DIR virt-rv64)
+set(SHMEM_EMULATOR_ARGS "")

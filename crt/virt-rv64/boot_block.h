@@ -1,0 +1,50 @@
+/* The contract between the host loader and the virt-rv64 startup code.
+ *
+ * RAM of the QEMU virt machine starts at 0x80000000. The loader cuts it into one partition per PE, all of one
+ * power-of-two size (1 << log2_partition) and each aligned to that size, so that the partition base of PE k is
+ * ram_base + (k << log2_partition) and a symmetric address on another PE is one mask and one OR away.
+ *
+ * Layout of one partition (offsets from its base):
+ *   0x0000  boot block (this struct, then the argument strings), written by the loader for this PE only
+ *   0x1000  the program image: a position-independent executable linked at 0 (ET_DYN), loaded here
+ *   ...     .data, .bss, then the symmetric heap up to the stack
+ *   top     the stack (stack_size bytes, read from the image's __stack_size symbol), growing down
+ *
+ * Plain C so that the C++ host loader and the target startup code share it byte for byte.
+ */
+#ifndef SHMEM_VIRT_RV64_BOOT_BLOCK_H
+#define SHMEM_VIRT_RV64_BOOT_BLOCK_H
+
+
+#define SHMEM_BOOT_MAGIC 0x3142424d4d485353 /* "SSHMMBB1" little-endian */
+#define SHMEM_BOOT_VERSION 1
+#define SHMEM_BOOT_BLOCK_SIZE 0x1000 /* the boot block and its strings fit in this */
+#define SHMEM_IMAGE_OFFSET 0x1000     /* where the image (linked at 0) starts in its partition */
+#define SHMEM_RAM_BASE 0x80000000
+#define SHMEM_MAX_ARGS 32
+
+#ifndef __ASSEMBLER__
+#include <stdint.h>
+
+struct shmem_boot_block {
+    uint64_t magic;          /* SHMEM_BOOT_MAGIC: startup stops with a message if it is missing */
+    uint32_t version;        /* SHMEM_BOOT_VERSION */
+    uint32_t pe;             /* this PE's number, 0 .. npes-1; it is also its hart id */
+    uint32_t npes;           /* the number of PEs in the run */
+    uint32_t log2_partition; /* partition size is 1 << log2_partition bytes */
+    uint64_t ram_base;       /* base of PE 0's partition */
+    uint32_t argc;           /* number of strings in args[] (argv[0] is the program name) */
+    uint32_t args_len;       /* bytes used in args[], NUL-separated strings */
+    uint32_t started;        /* PE 0's only: PEs through startup; the loader writes 0 (see crt.cpp) */
+    uint32_t reserved0;
+    uint64_t reserved[2];    /* 0 */
+    char args[SHMEM_BOOT_BLOCK_SIZE - 64]; /* argv strings, each terminated by NUL */
+};
+
+#ifdef __cplusplus
+static_assert(sizeof(struct shmem_boot_block) == SHMEM_BOOT_BLOCK_SIZE, "boot block is one page");
+#endif
+
+#endif /* __ASSEMBLER__ */
+
+#endif

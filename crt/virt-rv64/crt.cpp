@@ -1,0 +1,195 @@
+// C runtime of a PE on QEMU virt: from the boot block to main(), the trap report, and picolibc's hooks.
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "boot_block.h"
+#include "message.hpp"
+#include "shmem_port.hpp"
+
+namespace port = shmem::port;
+using shmem::detail::Message;
+
+extern "C" {
+int main(int argc, char **argv);
+extern char __end[];           // end of the image (.bss), page aligned: the symmetric heap starts here
+extern char __stack_size[];    // absolute symbol: its address is the stack size
+typedef void (*init_fn)();
+extern init_fn __preinit_array_start[], __preinit_array_end[], __init_array_start[], __init_array_end[];
+extern init_fn __fini_array_start[], __fini_array_end[];
+
+[[noreturn]] void shmem_crt_start(struct shmem_boot_block *boot);
+[[noreturn]] void shmem_crt_bad_boot_block(uint64_t hart, uintptr_t where);
+[[noreturn]] void shmem_crt_bad_relocation(uint64_t type);
+[[noreturn]] void shmem_crt_trap(uint64_t cause, uint64_t pc, uint64_t tval, uint64_t sp, uint64_t ra);
+[[noreturn]] void _exit(int status);
+int shmem_crt_putc(char c);
+void shmem_crt_flush(void);
+int __cxa_atexit(void (*fn)(void *), void *arg, void *dso);
+int getentropy(void *buf, size_t n);
+}
+
+namespace {
+
+// Console output from picolibc's stdio goes through a per-PE line buffer: a whole line is written under the
+// console lock, so lines of different PEs never interleave mid-line.
+char line_buf[256];
+size_t line_len;
+
+void flush_line()
+{
+    if (line_len != 0) port::console_write(line_buf, line_len);
+    line_len = 0;
+}
+
+
+const char *trap_name(uint64_t cause)
+{
+    switch (cause) {
+    case 0: return "instruction address misaligned";
+    case 1: return "instruction access fault";
+    case 2: return "illegal instruction";
+    case 3: return "breakpoint";
+    case 4: return "load address misaligned";
+    case 5: return "load access fault";
+    case 6: return "store/AMO address misaligned";
+    case 7: return "store/AMO access fault";
+    case 11: return "environment call";
+    case 12: return "instruction page fault";
+    case 13: return "load page fault";
+    case 15: return "store/AMO page fault";
+    default: return "unexpected trap";
+    }
+}
+
+}  // namespace
+
+extern "C" {
+
+// picolibc's stdout and stderr (stdio.c) end here.
+int shmem_crt_putc(char c)
+{
+    line_buf[line_len++] = c;
+    if (c == '\n' || line_len == sizeof line_buf) flush_line();
+    return static_cast<unsigned char>(c);
+}
+
+void shmem_crt_flush(void) { flush_line(); }
+
+void shmem_crt_start(struct shmem_boot_block *boot)
+{
+    port::Geometry &g = port::geometry;
+    g.ram_base = boot->ram_base;
+    g.log2 = boot->log2_partition;
+    g.mask = (uintptr_t(1) << g.log2) - 1;
+    g.pe = int(boot->pe);
+    g.npes = int(boot->npes);
+    g.base = reinterpret_cast<uintptr_t>(boot);
+    g.heap_lo = reinterpret_cast<uintptr_t>(__end);
+    g.heap_hi = g.base + g.mask + 1 - reinterpret_cast<uintptr_t>(__stack_size);
+
+    // Sleep/wake sources: software interrupt (msip) and timer. Only mie, never mstatus.MIE (see the port).
+    *port::clint::mtimecmp(g.pe) = ~uint64_t(0);
+    __asm__ volatile("csrs mie, %0" ::"r"((1u << 3) | (1u << 7)));
+
+    // Startup rendezvous. Until every PE has cleared its own .bss, no PE may touch another's memory: PE 0's
+    // barrier counter or console lock could be zeroed under a PE that already used them. The one word known
+    // before anybody runs is in the loader-written boot block, so the PEs count themselves in on PE 0's and
+    // the last one in wakes the others (the WAND-style barrier, on a word nobody clears).
+    auto *started = port::remote_ptr(&boot->started, 0);
+    if (__atomic_add_fetch(started, 1u, __ATOMIC_ACQ_REL) == boot->npes) {
+        for (int pe = 0; pe < g.npes; ++pe)
+            if (pe != g.pe) port::wake(pe);
+    } else {
+        port::wait_until([started, n = boot->npes] { return __atomic_load_n(started, __ATOMIC_ACQUIRE) == n; });
+    }
+
+    // argv from the boot block's strings; the array lives on this PE's stack for the whole run.
+    char *argv[SHMEM_MAX_ARGS + 1];
+    int argc = 0;
+    for (uint32_t off = 0; argc < int(boot->argc) && argc < int(SHMEM_MAX_ARGS) && off < boot->args_len; ++argc) {
+        argv[argc] = boot->args + off;
+        while (off < boot->args_len && boot->args[off] != '\0') ++off;
+        ++off;
+    }
+    argv[argc] = nullptr;
+
+    for (init_fn *f = __preinit_array_start; f < __preinit_array_end; ++f) (*f)();
+    for (init_fn *f = __init_array_start; f < __init_array_end; ++f) (*f)();
+
+    exit(main(argc, argv));
+}
+
+// exit() and atexit() are ours, not picolibc's: picolibc's exit() tests weak symbols (__call_exitprocs, _fini)
+// with pc-relative addressing, and in an image linked at 0 but running elsewhere an undefined weak symbol's
+// address is the image base, not 0. Same for getentropy below.
+namespace {
+constexpr int max_atexit = 32;
+void (*atexit_fns[max_atexit])(void *);
+void *atexit_args[max_atexit];
+int atexit_count;
+
+void call_plain(void *fn) { reinterpret_cast<void (*)()>(fn)(); }
+}  // namespace
+
+int __cxa_atexit(void (*fn)(void *), void *arg, void *)
+{
+    if (atexit_count == max_atexit) return -1;
+    atexit_fns[atexit_count] = fn;
+    atexit_args[atexit_count++] = arg;
+    return 0;
+}
+
+int atexit(void (*fn)(void)) { return __cxa_atexit(call_plain, reinterpret_cast<void *>(fn), nullptr); }
+
+void exit(int status)
+{
+    while (atexit_count > 0) {
+        --atexit_count;
+        atexit_fns[atexit_count](atexit_args[atexit_count]);
+    }
+    for (init_fn *f = __fini_array_end; f > __fini_array_start;) (*--f)();
+    _exit(status);
+}
+
+int getentropy(void *, size_t)
+{
+    return -1;  // no entropy source on this machine
+}
+
+void _exit(int status)
+{
+    flush_line();
+    port::finish(status);
+}
+
+// The loader did not start this hart (or wrote no boot block): there is no PE number, no geometry, nothing to
+// run. Say so and end the run; hart 0 of a run that `oshrun` did not start lands here too.
+void shmem_crt_bad_boot_block(uint64_t hart, uintptr_t where)
+{
+    Message()
+        .s("libshmem: hart ").u(hart).s(": no boot block at ").x(where)
+        .s("; start the image with oshrun (host_loader), which writes one per PE")
+        .write();
+    port::end_run(127);
+}
+
+void shmem_crt_bad_relocation(uint64_t type)
+{
+    Message().s("libshmem: image has relocation type ").u(type)
+        .s("; only R_RISCV_RELATIVE (3) can be applied at startup: link with add_shmem_executable").write();
+    port::end_run(127);
+}
+
+void shmem_crt_trap(uint64_t cause, uint64_t pc, uint64_t tval, uint64_t sp, uint64_t ra)
+{
+    const port::Geometry &g = port::geometry;
+    flush_line();
+    Message()
+        .s("libshmem: PE ").u(uint64_t(g.pe)).s(": trap: ").s(trap_name(cause)).s(" (mcause ").u(cause)
+        .s(") at pc ").x(pc).s(" (image address ").x((pc & g.mask) - SHMEM_IMAGE_OFFSET).s("), mtval ").x(tval)
+        .s(", sp ").x(sp).s(", ra ").x(ra).s("")
+        .write();
+    port::end_run(139);
+}
+
+}  // extern "C"

@@ -1,0 +1,114 @@
+// The out-of-line part of the virt-rv64 port: console, ending a run, the misaligned copy.
+#include "shmem_port.hpp"
+
+namespace shmem::port {
+
+Geometry geometry;
+uint32_t sleeping;
+
+namespace {
+
+// Machine-wide words; they are used in PE 0's partition only.
+uint32_t console_lock;
+uint32_t pes_done;
+struct {
+    uint32_t arrived;
+    uint32_t generation;
+} wand;
+
+volatile uint8_t *const uart = reinterpret_cast<volatile uint8_t *>(0x10000000u);
+volatile uint32_t *const test_device = reinterpret_cast<volatile uint32_t *>(0x100000u);
+
+void uart_put(char c)
+{
+    while ((uart[5] & 0x20) == 0) {  // LSR.THRE: transmit holding register empty
+    }
+    uart[0] = static_cast<uint8_t>(c);
+}
+
+[[noreturn]] void park()
+{
+    __asm__ volatile("csrw mie, zero" ::: "memory");
+    for (;;) __asm__ volatile("wfi");
+}
+
+}  // namespace
+
+void console_write(const char *buf, size_t n)
+{
+    uint32_t *lock = remote_ptr(&console_lock, 0);
+    // Held for one line at most. A waiter sleeps on the backstop timer rather than spinning; the holder does
+    // not know who waits, and contention is rare enough that the 1 ms backstop is not worth a wake list.
+    while (test_and_set(lock)) wait_until([lock] { return __atomic_load_n(lock, __ATOMIC_RELAXED) == 0; });
+    for (size_t i = 0; i < n; ++i) uart_put(buf[i]);
+    port::clear(lock);
+}
+
+// The WAND-style barrier (Epiphany's WAND instruction, done with what virt has): each PE arrives on a counter in
+// PE 0's partition and sleeps; the last to arrive resets the counter, advances the generation and raises every
+// other PE's software interrupt. One atomic and one sleep per PE; the wake-up is N-1 device stores.
+void hw_barrier()
+{
+    const int n = geometry.npes;
+    auto *w = remote_ptr(&wand, 0);
+    // Read the generation before arriving: it cannot advance until this PE has arrived.
+    const uint32_t gen = __atomic_load_n(&w->generation, __ATOMIC_ACQUIRE);
+    if (__atomic_add_fetch(&w->arrived, 1u, __ATOMIC_ACQ_REL) == uint32_t(n)) {
+        __atomic_store_n(&w->arrived, 0u, __ATOMIC_RELAXED);
+        __atomic_store_n(&w->generation, gen + 1, __ATOMIC_RELEASE);
+        fence();
+        for (int pe = 0; pe < n; ++pe)
+            if (pe != geometry.pe) wake(pe);
+        return;
+    }
+    wait_until([w, gen] { return __atomic_load_n(&w->generation, __ATOMIC_ACQUIRE) != gen; });
+}
+
+void end_run(int status)
+{
+    uint32_t code = (status > 0 && status < 256) ? uint32_t(status) : (status == 0 ? 0u : 255u);
+    fence();
+    *test_device = code == 0 ? 0x5555u : (code << 16) | 0x3333u;
+    park();
+}
+
+void finish(int status)
+{
+    if (status != 0) end_run(status);
+    // The last PE to finish ends the run. Its memory stays reachable until then, so a PE that finished may
+    // still be the target of other PEs' puts and gets.
+    if (__atomic_add_fetch(remote_ptr(&pes_done, 0), 1u, __ATOMIC_ACQ_REL) == uint32_t(geometry.npes)) end_run(0);
+    park();
+}
+
+}  // namespace shmem::port
+
+// dst and src differ modulo 8. Align dst, then build each destination double word from two aligned source
+// double words, so that no misaligned access is issued (they trap or are slow on real RISC-V cores). The
+// aligned loads may touch up to 7 bytes outside [src, src + n), but never outside the double words that hold
+// its first and last byte, so never outside mapped memory.
+extern "C" void shmem_port_copy_misaligned(void *dst, const void *src, size_t n)
+{
+    auto *d = static_cast<unsigned char *>(dst);
+    auto *s = static_cast<const unsigned char *>(src);
+    while (n != 0 && (reinterpret_cast<uintptr_t>(d) & 7) != 0) {
+        *d++ = *s++;
+        --n;
+    }
+    if (n >= 8) {
+        const unsigned shift = unsigned(reinterpret_cast<uintptr_t>(s) & 7) * 8;  // 8..56: never 0 here
+        const auto *sw = reinterpret_cast<const uint64_t *>(reinterpret_cast<uintptr_t>(s) & ~uintptr_t(7));
+        auto *dw = reinterpret_cast<uint64_t *>(d);
+        uint64_t lo = *sw++;
+        size_t words = n / 8;
+        for (size_t i = 0; i < words; ++i) {
+            uint64_t hi = *sw++;
+            dw[i] = (lo >> shift) | (hi << (64 - shift));
+            lo = hi;
+        }
+        d += words * 8;
+        s += words * 8;
+        n -= words * 8;
+    }
+    while (n-- != 0) *d++ = *s++;
+}

@@ -1,0 +1,153 @@
+// The virt-rv64 port: QEMU's RISC-V `virt` machine, one hart per PE, RAM cut into power-of-two partitions.
+//
+// Hardware facts this file relies on (QEMU 7.2, `-machine virt`, default SiFive CLINT, one socket):
+//  - CLINT: msip[hart] at 0x2000000 + 4*hart (write 1 = software interrupt pending), mtimecmp[hart] at
+//    0x2004000 + 8*hart, mtime at 0x200bff8, 10 MHz.
+//  - SiFive test device at 0x100000: 0x5555 ends QEMU with status 0, (code << 16) | 0x3333 with `code`.
+//  - NS16550 UART at 0x10000000.
+//  - `wfi` returns when (mip & mie) != 0 even with mstatus.MIE = 0, so a hart can sleep on msip/mtip without
+//    ever taking an interrupt: no handler, no saved context, no race with the code that armed it.
+// All of the partitioned address space is ordinary coherent RAM: a remote store is a store.
+#pragma once
+
+#include <stddef.h>
+#include <stdint.h>
+
+namespace shmem::port {
+
+inline constexpr const char name[] = "virt-rv64";
+
+// Capabilities (DESIGN §3). The core branches on these with `if constexpr`, so unused paths compile away.
+inline constexpr bool has_native_atomics = true;  // A extension: amoswap/amoadd/lr/sc on any PE's memory
+inline constexpr bool has_hw_barrier = true;      // WAND-style: set a bit, sleep, the last one wakes everyone
+inline constexpr bool has_dma = false;            // _nbi transfers complete before they return
+inline constexpr int max_pes = 512;               // QEMU virt's hart limit
+
+// Filled in by the startup code from the boot block before any constructor runs.
+struct Geometry {
+    uintptr_t ram_base;  // partition base of PE 0
+    uintptr_t mask;      // partition size - 1
+    uintptr_t base;      // this PE's partition base
+    uintptr_t heap_lo;   // symmetric heap: [heap_lo, heap_hi)
+    uintptr_t heap_hi;
+    uint32_t log2;       // log2(partition size)
+    int pe;
+    int npes;
+};
+extern Geometry geometry;
+
+inline int my_pe() { return geometry.pe; }
+inline int n_pes() { return geometry.npes; }
+
+inline uintptr_t partition_base(int pe) { return geometry.ram_base + (uintptr_t(pe) << geometry.log2); }
+
+// The address of `local` (an address in this PE's partition) inside PE `pe`'s partition: a mask and an add
+// (an OR whenever the partitions stay below 0x80000000 + 2 GiB, which is every run of up to 2 GiB of RAM).
+template <class T>
+inline T *remote_ptr(T *local, int pe)
+{
+    return reinterpret_cast<T *>((reinterpret_cast<uintptr_t>(local) & geometry.mask) + partition_base(pe));
+}
+
+// Is [p, p + n) inside this PE's partition? (The core's symmetric-address checks are stricter.)
+inline bool in_partition(const void *p, size_t n)
+{
+    uintptr_t a = reinterpret_cast<uintptr_t>(p);
+    return a >= geometry.base && n <= geometry.mask + 1 && a - geometry.base <= geometry.mask + 1 - n;
+}
+
+extern "C" void shmem_port_copy(void *dst, const void *src, size_t n);
+
+// Puts store into the other partition, gets load from it; on this machine both are the same copy loop.
+inline void put_bytes(void *dst_remote, const void *src, size_t n) { shmem_port_copy(dst_remote, src, n); }
+inline void get_bytes(void *dst, const void *src_remote, size_t n) { shmem_port_copy(dst, src_remote, n); }
+
+// Orders memory and device accesses (the msip stores that wake other harts are device accesses).
+inline void fence() { __asm__ volatile("fence iorw, iorw" ::: "memory"); }
+// Puts are complete when the store retires (no DMA, no write buffers beyond what `fence` drains).
+inline void quiet() { fence(); }
+
+// TESTSET: returns true if the word was already set.
+inline bool test_and_set(uint32_t *remote_word)
+{
+    return __atomic_exchange_n(remote_word, 1u, __ATOMIC_ACQUIRE) != 0;
+}
+inline void clear(uint32_t *remote_word) { __atomic_store_n(remote_word, 0u, __ATOMIC_RELEASE); }
+
+inline uint64_t cycles()
+{
+    uint64_t c;
+    __asm__ volatile("rdcycle %0" : "=r"(c));
+    return c;
+}
+
+// ---- sleeping and waking --------------------------------------------------------------------------------
+//
+// A waiting PE never spins (DESIGN §4): it sleeps in `wfi` until its msip bit is raised or a backstop timer
+// fires. The protocol that makes a wake-up impossible to lose:
+//   waiter:  sleeping = 1; fence; loop { msip[me] = 0; fence; if (done()) break; arm timer; wfi }; sleeping = 0
+//   writer:  store the data; fence; if (sleeping on the target) msip[target] = 1
+// If the waiter's check misses the data, the data store is ordered after the check, so the writer's read of
+// `sleeping` comes after `sleeping = 1` and it raises msip after the waiter cleared it: wfi falls through.
+// The timer backstop (1 ms of mtime) covers writers outside the library, e.g. plain stores through shmem_ptr.
+
+namespace clint {
+inline volatile uint32_t *msip(int hart) { return reinterpret_cast<volatile uint32_t *>(0x2000000u + 4u * hart); }
+inline volatile uint64_t *mtimecmp(int hart)
+{
+    return reinterpret_cast<volatile uint64_t *>(0x2004000u + 8u * hart);
+}
+inline volatile uint64_t *mtime() { return reinterpret_cast<volatile uint64_t *>(0x200bff8u); }
+inline constexpr uint64_t backstop_ticks = 10000;  // 1 ms at 10 MHz
+}  // namespace clint
+
+// This PE's "I am asleep, wake me" word; symmetric, so writers read it in the target's partition.
+extern uint32_t sleeping;
+
+// Raise PE `pe`'s software interrupt unconditionally.
+inline void wake(int pe) { *clint::msip(pe) = 1; }
+
+// Called by the library after it wrote into PE `pe`'s memory.
+inline void notify(int pe)
+{
+    fence();
+    if (__atomic_load_n(remote_ptr(&sleeping, pe), __ATOMIC_RELAXED) != 0) wake(pe);
+}
+
+// Sleep until done() is true. done() reads memory that another PE writes and then notifies us about.
+template <class Done>
+inline void wait_until(Done done)
+{
+    if (done()) return;
+    const int me = geometry.pe;
+    __atomic_store_n(&sleeping, 1u, __ATOMIC_RELAXED);
+    for (;;) {
+        *clint::msip(me) = 0;
+        fence();
+        if (done()) break;
+        *clint::mtimecmp(me) = *clint::mtime() + clint::backstop_ticks;
+        __asm__ volatile("wfi" ::: "memory");
+    }
+    __atomic_store_n(&sleeping, 0u, __ATOMIC_RELAXED);
+    *clint::mtimecmp(me) = ~uint64_t(0);
+}
+
+// The WAND-style barrier (has_hw_barrier): returns when every PE has called it. No memory ordering beyond
+// its own; the caller does quiet() first for shmem_barrier_all.
+void hw_barrier();
+
+// ---- platform ---------------------------------------------------------------------------------------------
+
+// Writes bytes to the console under the machine-wide console lock: one call's bytes are never interleaved
+// with another PE's.
+void console_write(const char *buf, size_t n);
+
+// Ends this PE with `status`. 0: this PE is done; the run ends (status 0) when the last PE is done, and until
+// then this PE sleeps with its memory still reachable. Non-zero: the whole run ends now with that status
+// (1..255; other values become 255).
+[[noreturn]] void finish(int status);
+
+// Ends the whole run now with `status` (shmem_global_exit, fatal errors, traps).
+[[noreturn]] void end_run(int status);
+
+}  // namespace shmem::port

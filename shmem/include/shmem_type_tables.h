@@ -1,0 +1,74 @@
+/* The type tables of the OpenSHMEM 1.5 API: every TYPE x operation routine, its declaration, its definition,
+ * its C11 generic selection and its C++ overload are generated from these lists and nothing else.
+ *
+ * Each entry is X(TYPE, TYPENAME). "Standard" types are the distinct C types a generic selection may name;
+ * the fixed-width and size types are typedefs of them (int64_t is long on LP64, long long or int elsewhere), so
+ * they get named routines but no generic case of their own: a _Generic list must not name one type twice.
+ */
+#ifndef SHMEM_TYPE_TABLES_H
+#define SHMEM_TYPE_TABLES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Table 5 of OpenSHMEM 1.5, standard RMA types: the distinct C types */
+#define SHMEM_RMA_STANDARD_TYPES(X) \
+    X(float, float)                 \
+    X(double, double)               \
+    X(long double, longdouble)      \
+    X(char, char)                   \
+    X(signed char, schar)           \
+    X(short, short)                 \
+    X(int, int)                     \
+    X(long, long)                   \
+    X(long long, longlong)          \
+    X(unsigned char, uchar)         \
+    X(unsigned short, ushort)       \
+    X(unsigned int, uint)           \
+    X(unsigned long, ulong)         \
+    X(unsigned long long, ulonglong)
+
+/* ... and the typedef'd ones */
+#define SHMEM_RMA_TYPEDEF_TYPES(X) \
+    X(int8_t, int8)                \
+    X(int16_t, int16)              \
+    X(int32_t, int32)              \
+    X(int64_t, int64)              \
+    X(uint8_t, uint8)              \
+    X(uint16_t, uint16)            \
+    X(uint32_t, uint32)            \
+    X(uint64_t, uint64)            \
+    X(size_t, size)                \
+    X(ptrdiff_t, ptrdiff)
+
+#define SHMEM_RMA_TYPES(X)       \
+    SHMEM_RMA_STANDARD_TYPES(X) \
+    SHMEM_RMA_TYPEDEF_TYPES(X)
+
+/* Point-to-point synchronization types (wait_until, test) */
+#define SHMEM_SYNC_STANDARD_TYPES(X)     \
+    X(short, short)                      \
+    X(int, int)                          \
+    X(long, long)                        \
+    X(long long, longlong)               \
+    X(unsigned short, ushort)            \
+    X(unsigned int, uint)                \
+    X(unsigned long, ulong)              \
+    X(unsigned long long, ulonglong)
+
+#define SHMEM_SYNC_TYPEDEF_TYPES(X) \
+    X(int32_t, int32)               \
+    X(int64_t, int64)               \
+    X(uint32_t, uint32)             \
+    X(uint64_t, uint64)             \
+    X(size_t, size)                 \
+    X(ptrdiff_t, ptrdiff)
+
+#define SHMEM_SYNC_TYPES(X)       \
+    SHMEM_SYNC_STANDARD_TYPES(X) \
+    SHMEM_SYNC_TYPEDEF_TYPES(X)
+
+/* Sized RMA routines: X(BITS) for shmem_putBITS, shmem_getBITS, shmem_iputBITS, ... */
+#define SHMEM_RMA_SIZES(X) X(8) X(16) X(32) X(64) X(128)
+
+#endif

@@ -1,0 +1,127 @@
+// Symmetric heap routines. All are collective: every PE calls them with the same arguments, in the same
+// order, and each ends in a barrier (OpenSHMEM 1.5 §9.3), so that no PE uses a block before all have it.
+#include <string.h>
+
+#include "internal.hpp"
+
+using namespace shmem;
+using namespace shmem::detail;
+
+namespace {
+
+// With checks on, every PE publishes its arguments and compares them with PE 0's: a collective called with
+// different sizes would give the PEs different heap layouts, and every later put would land in the wrong place.
+uint64_t published_args[2];
+
+void check_collective(const char *routine, uint64_t a, uint64_t b)
+{
+    if constexpr (!checks) return;
+    published_args[0] = a;
+    published_args[1] = b;
+    sync_all();
+    const uint64_t *pe0 = port::remote_ptr(published_args, 0);
+    uint64_t a0 = __atomic_load_n(&pe0[0], __ATOMIC_RELAXED), b0 = __atomic_load_n(&pe0[1], __ATOMIC_RELAXED);
+    if (a0 != a || b0 != b) {
+        Usage u(routine);
+        u.m().s("arguments (").u(a).s(", ").u(b).s(") differ from PE 0's (").u(a0).s(", ").u(b0)
+            .s("); a symmetric allocation must be called with the same arguments on every PE");
+        u.fail();
+    }
+    // The barrier at the end of the routine keeps PE 0 from overwriting its arguments before all have read.
+}
+
+void report_exhausted(const char *routine, size_t size)
+{
+    if constexpr (!checks) return;
+    if (port::my_pe() != 0) return;  // identical on every PE: say it once
+    Message()
+        .s("libshmem: PE 0: ").s(routine).s(": symmetric heap exhausted: ").u(size).s(" bytes requested, ")
+        .u(state.heap.free_bytes_at_top()).s(" free at the top of ").u(state.heap.hi() - state.heap.lo())
+        .s("; returning NULL (set SHMEM_SYMMETRIC_SIZE for oshrun to get a larger heap)")
+        .write();
+}
+
+void *allocate(const char *routine, size_t size, size_t align)
+{
+    check_init(routine);
+    check_collective(routine, size, align);
+    void *p = state.heap.alloc(size, align);
+    if (p == nullptr && size != 0) report_exhausted(routine, size);
+    sync_all();
+    return p;
+}
+
+void check_block(const char *routine, void *ptr)
+{
+    if constexpr (!checks) return;
+    if (state.heap.owns(ptr)) return;
+    Usage u(routine);
+    u.m().s("ptr = ").p(ptr).s(" is not a live block of the symmetric heap; expected NULL or a pointer ")
+        .s("returned by shmem_malloc/calloc/realloc/align and not yet freed");
+    u.fail();
+}
+
+}  // namespace
+
+extern "C" {
+
+void *shmem_malloc(size_t size) { return allocate("shmem_malloc", size, BrkHeap::min_align); }
+
+void *shmem_align(size_t alignment, size_t size)
+{
+    if (alignment == 0 || (alignment & (alignment - 1)) != 0) {
+        Usage u("shmem_align");
+        u.m().s("alignment = ").u(alignment).s("; expected a power of two");
+        u.fail();
+    }
+    return allocate("shmem_align", size, alignment);
+}
+
+void *shmem_calloc(size_t count, size_t size)
+{
+    size_t bytes = 0;
+    if (__builtin_mul_overflow(count, size, &bytes)) {
+        Usage u("shmem_calloc");
+        u.m().s("count = ").u(count).s(" times size = ").u(size).s(" overflows size_t");
+        u.fail();
+    }
+    void *p = allocate("shmem_calloc", bytes, BrkHeap::min_align);
+    // Each PE clears its own copy; the barrier in allocate() came first, so clear, then barrier again: no PE
+    // may put into the block before its owner cleared it.
+    if (p != nullptr) {
+        memset(p, 0, bytes);
+        sync_all();
+    }
+    return p;
+}
+
+void shmem_free(void *ptr)
+{
+    check_init("shmem_free");
+    check_collective("shmem_free", reinterpret_cast<uintptr_t>(ptr), 0);
+    port::quiet();
+    sync_all();  // nobody still uses the block on any PE
+    if (ptr == nullptr) return;
+    check_block("shmem_free", ptr);
+    state.heap.free(ptr);
+}
+
+void *shmem_realloc(void *ptr, size_t size)
+{
+    if (ptr == nullptr) return allocate("shmem_realloc", size, BrkHeap::min_align);
+    check_init("shmem_realloc");
+    check_collective("shmem_realloc", reinterpret_cast<uintptr_t>(ptr), size);
+    check_block("shmem_realloc", ptr);
+    port::quiet();
+    sync_all();  // no PE still writes into the old block
+    if (size == 0) {
+        state.heap.free(ptr);
+        return nullptr;
+    }
+    void *p = state.heap.realloc(ptr, size);
+    if (p == nullptr) report_exhausted("shmem_realloc", size);
+    sync_all();
+    return p;
+}
+
+}  // extern "C"

@@ -1,0 +1,68 @@
+// Library setup, exit and query routines.
+#include "internal.hpp"
+
+namespace shmem::detail {
+State state;
+}
+
+using namespace shmem;
+using namespace shmem::detail;
+
+extern "C" {
+
+void shmem_init(void)
+{
+    if (state.initialized++ == 0) {
+        const auto &g = port::geometry;
+        state.heap.init(g.heap_lo, g.heap_hi);
+    }
+    sync_all();
+}
+
+void shmem_finalize(void)
+{
+    check_init("shmem_finalize");
+    shmem_quiet();
+    sync_all();
+    --state.initialized;
+}
+
+int shmem_my_pe(void) { return port::my_pe(); }
+int shmem_n_pes(void) { return port::n_pes(); }
+
+void shmem_global_exit(int status)
+{
+    port::quiet();
+    port::end_run(status);
+}
+
+int shmem_pe_accessible(int pe) { return pe >= 0 && pe < port::n_pes(); }
+
+int shmem_addr_accessible(const void *addr, int pe)
+{
+    return shmem_pe_accessible(pe) && is_symmetric(addr, 1);
+}
+
+void *shmem_ptr(const void *dest, int pe)
+{
+    check_init("shmem_ptr");
+    check_pe("shmem_ptr", pe);
+    if (!is_symmetric(dest, 1)) return nullptr;  // not remotely accessible: the specification's null pointer
+    return port::remote_ptr(const_cast<void *>(dest), pe);
+}
+
+void shmem_info_get_version(int *major, int *minor)
+{
+    *major = SHMEM_MAJOR_VERSION;
+    *minor = SHMEM_MINOR_VERSION;
+}
+
+void shmem_info_get_name(char *name)
+{
+    const char *s = SHMEM_VENDOR_STRING;
+    size_t i = 0;
+    for (; s[i] != '\0' && i < SHMEM_MAX_NAME_LEN - 1; ++i) name[i] = s[i];
+    name[i] = '\0';
+}
+
+}  // extern "C"

@@ -1,0 +1,138 @@
+// Ordering, barriers and point-to-point synchronization.
+#include "internal.hpp"
+
+using namespace shmem;
+using namespace shmem::detail;
+
+namespace shmem::detail {
+
+namespace {
+
+// Dissemination barrier: in round k, PE i writes its barrier epoch into flag[k] of PE (i + 2^k) mod n and waits
+// for its own flag[k] to reach the epoch. ceil(log2 n) rounds for any n, powers of two or not. Flags only grow,
+// and a PE can be at most one barrier ahead of a partner that still waits on it, so ">= epoch" is exact.
+constexpr int max_rounds = 32 - __builtin_clz(uint32_t(port::max_pes - 1)) + 1;
+uint64_t dissemination_flag[max_rounds];
+uint64_t dissemination_epoch;
+
+}  // namespace
+
+void barrier_wand()
+{
+    if constexpr (port::has_hw_barrier) {
+        port::hw_barrier();
+    } else {
+        barrier_dissemination();
+    }
+}
+
+void barrier_dissemination()
+{
+    const int n = port::n_pes(), me = port::my_pe();
+    const uint64_t epoch = ++dissemination_epoch;
+    for (int k = 0, d = 1; d < n; ++k, d <<= 1) {
+        const int to = (me + d) % n;
+        __atomic_store_n(port::remote_ptr(&dissemination_flag[k], to), epoch, __ATOMIC_RELEASE);
+        port::notify(to);
+        uint64_t *mine = &dissemination_flag[k];
+        port::wait_until([mine, epoch] { return __atomic_load_n(mine, __ATOMIC_ACQUIRE) >= epoch; });
+    }
+}
+
+void sync_all()
+{
+    if constexpr (port::has_hw_barrier && SHMEM_BARRIER_WAND) {
+        barrier_wand();
+    } else {
+        barrier_dissemination();
+    }
+}
+
+namespace {
+
+template <class T>
+inline bool compare(const char *routine, T value, int cmp, T cmp_value)
+{
+    switch (cmp) {
+    case SHMEM_CMP_EQ: return value == cmp_value;
+    case SHMEM_CMP_NE: return value != cmp_value;
+    case SHMEM_CMP_GT: return value > cmp_value;
+    case SHMEM_CMP_GE: return value >= cmp_value;
+    case SHMEM_CMP_LT: return value < cmp_value;
+    case SHMEM_CMP_LE: return value <= cmp_value;
+    default: {
+        Usage u(routine);
+        u.m().s("cmp = ").i(cmp).s(" is not a comparison; expected one of SHMEM_CMP_EQ, _NE, _GT, _GE, _LT, _LE");
+        u.fail();
+    }
+    }
+}
+
+template <class T>
+inline T load(const T *ivar)
+{
+    return __atomic_load_n(ivar, __ATOMIC_ACQUIRE);
+}
+
+template <class T>
+inline void wait_until(const char *routine, T *ivar, int cmp, T cmp_value)
+{
+    check_init(routine);
+    check_symmetric(routine, "ivar", ivar, sizeof(T));
+    port::wait_until([=] { return compare(routine, load(ivar), cmp, cmp_value); });
+}
+
+template <class T>
+inline int test(const char *routine, T *ivar, int cmp, T cmp_value)
+{
+    check_init(routine);
+    check_symmetric(routine, "ivar", ivar, sizeof(T));
+    return compare(routine, load(ivar), cmp, cmp_value) ? 1 : 0;
+}
+
+}  // namespace
+}  // namespace shmem::detail
+
+extern "C" {
+
+void shmem_fence(void) { port::fence(); }
+void shmem_quiet(void) { port::quiet(); }
+
+void shmem_barrier_all(void)
+{
+    check_init("shmem_barrier_all");
+    port::quiet();
+    sync_all();
+}
+
+void shmem_sync_all(void)
+{
+    check_init("shmem_sync_all");
+    sync_all();
+}
+
+#define SHMEM_DEFINE_SYNC_(T, N)                                                                              \
+    void shmem_##N##_wait_until(T *ivar, int cmp, T cmp_value)                                               \
+    {                                                                                                          \
+        wait_until("shmem_" #N "_wait_until", ivar, cmp, cmp_value);                                         \
+    }                                                                                                          \
+    int shmem_##N##_test(T *ivar, int cmp, T cmp_value) { return test("shmem_" #N "_test", ivar, cmp, cmp_value); }
+SHMEM_SYNC_TYPES(SHMEM_DEFINE_SYNC_)
+#undef SHMEM_DEFINE_SYNC_
+
+// Extensions (shmemx.h): both barrier algorithms, whatever shmem_barrier_all was built to use.
+void shmemx_barrier_all_wand(void)
+{
+    check_init("shmemx_barrier_all_wand");
+    port::quiet();
+    barrier_wand();
+}
+
+void shmemx_barrier_all_dissemination(void)
+{
+    check_init("shmemx_barrier_all_dissemination");
+    port::quiet();
+    barrier_dissemination();
+}
+
+}  // extern "C"
