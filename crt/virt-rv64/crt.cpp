@@ -12,7 +12,8 @@ using shmem::detail::Message;
 extern "C" {
 int main(int argc, char **argv);
 extern char __end[];           // end of the image (.bss), page aligned: the symmetric heap starts here
-extern char __stack_size[];    // absolute symbol: its address is the stack size
+extern char __image_start[];   // the image's first byte (link address 0)
+extern char __stack_size[];    // absolute symbol whose value is the stack size (see below)
 typedef void (*init_fn)();
 extern init_fn __preinit_array_start[], __preinit_array_end[], __init_array_start[], __init_array_end[];
 extern init_fn __fini_array_start[], __fini_array_end[];
@@ -85,7 +86,10 @@ void shmem_crt_start(struct shmem_boot_block *boot)
     g.npes = int(boot->npes);
     g.base = reinterpret_cast<uintptr_t>(boot);
     g.heap_lo = reinterpret_cast<uintptr_t>(__end);
-    g.heap_hi = g.base + g.mask + 1 - reinterpret_cast<uintptr_t>(__stack_size);
+    // Symbols are reached pc-relatively, so every symbol's runtime address carries the image's displacement,
+    // the absolute __stack_size too: the difference of two symbols is the link-time value.
+    const uintptr_t stack_size = reinterpret_cast<uintptr_t>(__stack_size) - reinterpret_cast<uintptr_t>(__image_start);
+    g.heap_hi = g.base + g.mask + 1 - stack_size;
 
     // Sleep/wake sources: software interrupt (msip) and timer. Only mie, never mstatus.MIE (see the port).
     *port::clint::mtimecmp(g.pe) = ~uint64_t(0);

@@ -23,11 +23,18 @@ void check_collective(const char *routine, uint64_t a, uint64_t b)
     uint64_t a0 = __atomic_load_n(&pe0[0], __ATOMIC_RELAXED), b0 = __atomic_load_n(&pe0[1], __ATOMIC_RELAXED);
     if (a0 != a || b0 != b) {
         Usage u(routine);
-        u.m().s("arguments (").u(a).s(", ").u(b).s(") differ from PE 0's (").u(a0).s(", ").u(b0)
-            .s("); a symmetric allocation must be called with the same arguments on every PE");
+        u.m().s("arguments (").x(a).s(", ").x(b).s(") differ from PE 0's (").x(a0).s(", ").x(b0)
+            .s("); a symmetric allocation must be called with the same arguments on every PE")
+            .s(" (pointers are compared as offsets in the PE's partition)");
         u.fail();
     }
     // The barrier at the end of the routine keeps PE 0 from overwriting its arguments before all have read.
+}
+
+// A block's identity across PEs: its offset in the PE's partition (the local addresses differ by design).
+uint64_t offset_of(const void *p)
+{
+    return p == nullptr ? ~uint64_t(0) : reinterpret_cast<uintptr_t>(p) - port::geometry.base;
 }
 
 void report_exhausted(const char *routine, size_t size)
@@ -98,7 +105,7 @@ void *shmem_calloc(size_t count, size_t size)
 void shmem_free(void *ptr)
 {
     check_init("shmem_free");
-    check_collective("shmem_free", reinterpret_cast<uintptr_t>(ptr), 0);
+    check_collective("shmem_free", offset_of(ptr), 0);
     port::quiet();
     sync_all();  // nobody still uses the block on any PE
     if (ptr == nullptr) return;
@@ -110,7 +117,7 @@ void *shmem_realloc(void *ptr, size_t size)
 {
     if (ptr == nullptr) return allocate("shmem_realloc", size, BrkHeap::min_align);
     check_init("shmem_realloc");
-    check_collective("shmem_realloc", reinterpret_cast<uintptr_t>(ptr), size);
+    check_collective("shmem_realloc", offset_of(ptr), size);
     check_block("shmem_realloc", ptr);
     port::quiet();
     sync_all();  // no PE still writes into the old block
