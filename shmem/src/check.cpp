@@ -15,33 +15,22 @@ void Usage::fail()
     port::end_run(exit_usage_error);
 }
 
-void check_init_(const char *routine)
+void fail_not_initialized(const char *routine)
 {
-    if (state.initialized > 0) return;
     Usage u(routine);
     u.m().s("called before shmem_init (or after shmem_finalize)");
     u.fail();
 }
 
-void check_pe_(const char *routine, int pe)
+void fail_bad_pe(const char *routine, int pe)
 {
-    if (pe >= 0 && pe < port::n_pes()) return;
     Usage u(routine);
     u.m().s("pe = ").i(pe).s(" is not a PE of this run; expected 0 <= pe < ").i(port::n_pes());
     u.fail();
 }
 
-bool is_symmetric(const void *addr, size_t bytes)
+void fail_not_symmetric(const char *routine, const char *arg, const void *addr, size_t bytes)
 {
-    const uintptr_t a = reinterpret_cast<uintptr_t>(addr);
-    const uintptr_t lo = reinterpret_cast<uintptr_t>(__shmem_symmetric_start);
-    const uintptr_t hi = state.heap.brk();
-    return a >= lo && a <= hi && bytes <= hi - a;
-}
-
-void check_symmetric_(const char *routine, const char *arg, const void *addr, size_t bytes)
-{
-    if (is_symmetric(addr, bytes)) return;
     Usage u(routine);
     u.m().s(arg).s(" = ").p(addr).s(" (").u(bytes).s(" bytes) is not symmetric; expected an address inside ")
         .s("static data or the symmetric heap, [").p(__shmem_symmetric_start).s(", ").x(state.heap.brk())
@@ -49,9 +38,8 @@ void check_symmetric_(const char *routine, const char *arg, const void *addr, si
     u.fail();
 }
 
-void check_stride_(const char *routine, const char *arg, ptrdiff_t stride)
+void fail_bad_stride(const char *routine, const char *arg, ptrdiff_t stride)
 {
-    if (stride > 0) return;
     Usage u(routine);
     u.m().s(arg).s(" = ").i(stride).s("; expected a stride >= 1");
     u.fail();

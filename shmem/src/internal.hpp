@@ -48,31 +48,42 @@ private:
     Message msg_;
 };
 
-// The check family. Each is a no-op in builds without SHMEM_CHECKS.
-void check_init_(const char *routine);
-void check_pe_(const char *routine, int pe);
-void check_symmetric_(const char *routine, const char *arg, const void *addr, size_t bytes);
-void check_stride_(const char *routine, const char *arg, ptrdiff_t stride);
+// Is [addr, addr + bytes) symmetric: inside static data or the live part of the heap on this PE?
+inline bool is_symmetric(const void *addr, size_t bytes)
+{
+    const uintptr_t a = reinterpret_cast<uintptr_t>(addr);
+    const uintptr_t lo = reinterpret_cast<uintptr_t>(__shmem_symmetric_start);
+    const uintptr_t hi = state.heap.brk();
+    return a >= lo && a <= hi && bytes <= hi - a;
+}
+
+// The check family: the test is inline (a compare and a branch on the fast path), the report out of line.
+// Each is a no-op in builds without SHMEM_CHECKS.
+[[noreturn]] void fail_not_initialized(const char *routine);
+[[noreturn]] void fail_bad_pe(const char *routine, int pe);
+[[noreturn]] void fail_not_symmetric(const char *routine, const char *arg, const void *addr, size_t bytes);
+[[noreturn]] void fail_bad_stride(const char *routine, const char *arg, ptrdiff_t stride);
 
 inline void check_init(const char *routine)
 {
-    if constexpr (checks) check_init_(routine);
+    if constexpr (checks)
+        if (__builtin_expect(state.initialized <= 0, 0)) fail_not_initialized(routine);
 }
 inline void check_pe(const char *routine, int pe)
 {
-    if constexpr (checks) check_pe_(routine, pe);
+    if constexpr (checks)
+        if (__builtin_expect(unsigned(pe) >= unsigned(port::n_pes()), 0)) fail_bad_pe(routine, pe);
 }
 inline void check_symmetric(const char *routine, const char *arg, const void *addr, size_t bytes)
 {
-    if constexpr (checks) check_symmetric_(routine, arg, addr, bytes);
+    if constexpr (checks)
+        if (__builtin_expect(!is_symmetric(addr, bytes), 0)) fail_not_symmetric(routine, arg, addr, bytes);
 }
 inline void check_stride(const char *routine, const char *arg, ptrdiff_t stride)
 {
-    if constexpr (checks) check_stride_(routine, arg, stride);
+    if constexpr (checks)
+        if (__builtin_expect(stride <= 0, 0)) fail_bad_stride(routine, arg, stride);
 }
-
-// Is [addr, addr + bytes) symmetric: inside static data or the heap's live part on this PE?
-bool is_symmetric(const void *addr, size_t bytes);
 
 // Barriers (sync.cpp). sync_all is the barrier without the quiet.
 void sync_all();

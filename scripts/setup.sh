@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Installs everything libshmem needs on Debian 12, from Debian's packages only. Does nothing when all of it is
+# already installed. Needs root (or sudo) when something is missing.
+set -euo pipefail
+
+packages=(
+  cmake make g++ pkg-config            # host build
+  libelf-dev libgtest-dev              # the loader's ELF reader; native unit tests
+  qemu-system-misc                     # qemu-system-riscv64
+  gcc-riscv64-unknown-elf              # the cross compiler
+  picolibc-riscv64-unknown-elf         # the C library (see README: why picolibc)
+  binutils-riscv64-linux-gnu           # its ld links position-independent images (the elf ld refuses -pie)
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+
+echo "setup: installing ${missing[*]}"
+if [ "$(id -u)" -eq 0 ]; then sudo=(); else sudo=(sudo); fi
+export DEBIAN_FRONTEND=noninteractive
+"${sudo[@]}" apt-get update -qq
+"${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"

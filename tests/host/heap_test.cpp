@@ -1,0 +1,214 @@
+// Native unit tests of the symmetric heap's allocator logic (shmem/src/heap.hpp), which is pure: it runs on the
+// host over an ordinary buffer exactly as it runs on a PE over its heap range.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstring>
+#include <random>
+#include <vector>
+
+#include "heap.hpp"
+
+using shmem::detail::BrkHeap;
+
+namespace {
+
+struct Arena {
+    alignas(4096) unsigned char bytes[1 << 16];
+    BrkHeap heap;
+    Arena() { heap.init(reinterpret_cast<uintptr_t>(bytes), reinterpret_cast<uintptr_t>(bytes) + sizeof bytes); }
+    uintptr_t lo() const { return heap.lo(); }
+};
+
+TEST(BrkHeap, AllocatesAtTheBreakAligned)
+{
+    Arena a;
+    void *p = a.heap.alloc(10);
+    void *q = a.heap.alloc(100);
+    ASSERT_NE(p, nullptr);
+    ASSERT_NE(q, nullptr);
+    EXPECT_EQ(reinterpret_cast<uintptr_t>(p) % 16, 0u);
+    EXPECT_EQ(reinterpret_cast<uintptr_t>(q) % 16, 0u);
+    EXPECT_EQ(reinterpret_cast<uintptr_t>(p), a.lo() + 16);          // first block right after its header
+    EXPECT_EQ(reinterpret_cast<uintptr_t>(q), a.lo() + 16 + 16 + 16); // 10 rounds up to 16
+    EXPECT_EQ(a.heap.brk(), reinterpret_cast<uintptr_t>(q) + 112);
+}
+
+TEST(BrkHeap, ZeroSizeAndExhaustionGiveNull)
+{
+    Arena a;
+    EXPECT_EQ(a.heap.alloc(0), nullptr);
+    EXPECT_EQ(a.heap.alloc(1 << 20), nullptr);
+    EXPECT_EQ(a.heap.alloc(SIZE_MAX), nullptr);
+    EXPECT_EQ(a.heap.brk(), a.lo());  // failed requests leave nothing behind
+    void *all = a.heap.alloc(a.heap.hi() - a.lo() - 16);
+    EXPECT_NE(all, nullptr);
+    EXPECT_EQ(a.heap.alloc(1), nullptr);
+}
+
+TEST(BrkHeap, FreeingTheLastBlockMovesTheBreakBack)
+{
+    Arena a;
+    void *p = a.heap.alloc(64);
+    uintptr_t brk = a.heap.brk();
+    void *q = a.heap.alloc(64);
+    a.heap.free(q);
+    EXPECT_EQ(a.heap.brk(), brk);
+    EXPECT_EQ(a.heap.alloc(64), q);
+    (void)p;
+}
+
+TEST(BrkHeap, FreeInTheMiddleIsReclaimedWhenTheBreakPassesIt)
+{
+    Arena a;
+    void *p = a.heap.alloc(64), *q = a.heap.alloc(64), *r = a.heap.alloc(64);
+    a.heap.free(q);                       // a hole: the break stays
+    EXPECT_FALSE(a.heap.owns(q));
+    EXPECT_TRUE(a.heap.owns(p));
+    EXPECT_TRUE(a.heap.owns(r));
+    uintptr_t brk = a.heap.brk();
+    EXPECT_EQ(brk, reinterpret_cast<uintptr_t>(r) + 64);
+    a.heap.free(r);                       // the last block: the break passes the hole too
+    EXPECT_EQ(a.heap.brk(), reinterpret_cast<uintptr_t>(p) + 64);
+    a.heap.free(p);
+    EXPECT_EQ(a.heap.brk(), a.lo());
+}
+
+TEST(BrkHeap, HolesAreReusedFirstFitAndSplit)
+{
+    Arena a;
+    void *p = a.heap.alloc(256), *guard = a.heap.alloc(16);
+    a.heap.free(p);
+    void *small = a.heap.alloc(64);
+    EXPECT_EQ(small, p);                  // first fit
+    void *rest = a.heap.alloc(64);        // the split remainder (256 - 64 - 16 = 176 bytes) takes it
+    EXPECT_EQ(reinterpret_cast<uintptr_t>(rest), reinterpret_cast<uintptr_t>(p) + 64 + 16);
+    EXPECT_LT(reinterpret_cast<uintptr_t>(rest), reinterpret_cast<uintptr_t>(guard));
+    EXPECT_TRUE(a.heap.owns(guard));
+}
+
+TEST(BrkHeap, AdjacentFreeBlocksMerge)
+{
+    Arena a;
+    void *p = a.heap.alloc(64), *q = a.heap.alloc(64), *r = a.heap.alloc(64), *s = a.heap.alloc(16);
+    a.heap.free(p);
+    a.heap.free(r);
+    a.heap.free(q);                       // p, q, r become one 64*3 + 32 byte hole
+    void *big = a.heap.alloc(64 * 3 + 32);
+    EXPECT_EQ(big, p);
+    EXPECT_TRUE(a.heap.owns(s));
+}
+
+TEST(BrkHeap, AlignmentPaddingIsAFreeBlockThatIsReclaimed)
+{
+    Arena a;
+    void *p = a.heap.alloc(16);
+    for (size_t align = 32; align <= 4096; align <<= 1) {
+        void *q = a.heap.alloc(40, align);
+        ASSERT_NE(q, nullptr) << align;
+        EXPECT_EQ(reinterpret_cast<uintptr_t>(q) % align, 0u) << align;
+        a.heap.free(q);
+        EXPECT_EQ(a.heap.brk(), reinterpret_cast<uintptr_t>(p) + 16) << "padding for " << align << " not reclaimed";
+    }
+}
+
+TEST(BrkHeap, OwnsRejectsForeignPointers)
+{
+    Arena a;
+    unsigned char *p = static_cast<unsigned char *>(a.heap.alloc(64));
+    int on_stack = 0;
+    EXPECT_TRUE(a.heap.owns(p));
+    EXPECT_FALSE(a.heap.owns(p + 16));
+    EXPECT_FALSE(a.heap.owns(p + 1));
+    EXPECT_FALSE(a.heap.owns(&on_stack));
+    EXPECT_FALSE(a.heap.owns(nullptr));
+    a.heap.free(p);
+    EXPECT_FALSE(a.heap.owns(p));         // double free is detectable
+}
+
+TEST(BrkHeap, ReallocShrinksGrowsAndMovesKeepingContents)
+{
+    Arena a;
+    auto *p = static_cast<unsigned char *>(a.heap.alloc(64));
+    for (int i = 0; i < 64; ++i) p[i] = static_cast<unsigned char>(i);
+    // last block: grows in place
+    auto *q = static_cast<unsigned char *>(a.heap.realloc(p, 1000));
+    EXPECT_EQ(q, p);
+    for (int i = 0; i < 64; ++i) ASSERT_EQ(q[i], i);
+    // shrink in place; the rest goes back
+    q = static_cast<unsigned char *>(a.heap.realloc(q, 32));
+    EXPECT_EQ(q, p);
+    EXPECT_EQ(a.heap.brk(), reinterpret_cast<uintptr_t>(p) + 32);
+    // blocked by a later block: moves, contents kept, old block freed
+    void *blocker = a.heap.alloc(16);
+    auto *m = static_cast<unsigned char *>(a.heap.realloc(q, 500));
+    ASSERT_NE(m, nullptr);
+    EXPECT_NE(m, q);
+    for (int i = 0; i < 32; ++i) ASSERT_EQ(m[i], i);
+    EXPECT_FALSE(a.heap.owns(q));
+    EXPECT_TRUE(a.heap.owns(blocker));
+    // too large: null, and the block is untouched
+    EXPECT_EQ(a.heap.realloc(m, 1 << 20), nullptr);
+    EXPECT_TRUE(a.heap.owns(m));
+    for (int i = 0; i < 32; ++i) ASSERT_EQ(m[i], i);
+}
+
+TEST(BrkHeap, ReallocGrowsIntoAFreeNeighbour)
+{
+    Arena a;
+    void *p = a.heap.alloc(64), *q = a.heap.alloc(256), *r = a.heap.alloc(16);
+    a.heap.free(q);
+    EXPECT_EQ(a.heap.realloc(p, 200), p);  // takes part of q's hole
+    EXPECT_TRUE(a.heap.owns(r));
+    void *fill = a.heap.alloc(64);         // the remainder of the hole is still usable
+    EXPECT_GT(reinterpret_cast<uintptr_t>(fill), reinterpret_cast<uintptr_t>(p));
+    EXPECT_LT(reinterpret_cast<uintptr_t>(fill), reinterpret_cast<uintptr_t>(r));
+}
+
+// Random collective sequences against a model: live blocks never overlap, contents survive, and freeing
+// everything returns the heap to empty.
+TEST(BrkHeap, RandomSequencesKeepTheInvariants)
+{
+    std::mt19937 rng(12345);
+    for (int run = 0; run < 50; ++run) {
+        Arena a;
+        struct Live {
+            unsigned char *p;
+            size_t n;
+            unsigned char tag;
+        };
+        std::vector<Live> live;
+        for (int step = 0; step < 400; ++step) {
+            int op = static_cast<int>(rng() % 3);
+            if (op == 0 || live.empty()) {
+                size_t n = 1 + rng() % 700, align = size_t(1) << (rng() % 9);
+                auto *p = static_cast<unsigned char *>(a.heap.alloc(n, align));
+                if (p == nullptr) continue;
+                ASSERT_EQ(reinterpret_cast<uintptr_t>(p) % align, 0u);
+                for (auto &l : live) ASSERT_TRUE(p + n <= l.p || l.p + l.n <= p) << "overlap";
+                unsigned char tag = static_cast<unsigned char>(rng());
+                std::memset(p, tag, n);
+                live.push_back({p, n, tag});
+            } else if (op == 1) {
+                size_t k = rng() % live.size();
+                ASSERT_TRUE(a.heap.owns(live[k].p));
+                a.heap.free(live[k].p);
+                live.erase(live.begin() + static_cast<long>(k));
+            } else {
+                size_t k = rng() % live.size(), n = 1 + rng() % 900;
+                auto *p = static_cast<unsigned char *>(a.heap.realloc(live[k].p, n));
+                if (p == nullptr) continue;
+                for (size_t i = 0; i < std::min(n, live[k].n); ++i) ASSERT_EQ(p[i], live[k].tag);
+                std::memset(p, live[k].tag, n);
+                live[k].p = p;
+                live[k].n = n;
+            }
+            for (auto &l : live)
+                for (size_t i = 0; i < l.n; i += 7) ASSERT_EQ(l.p[i], l.tag) << "block damaged";
+        }
+        for (auto &l : live) a.heap.free(l.p);
+        EXPECT_EQ(a.heap.brk(), a.lo()) << "run " << run;
+    }
+}
+
+}  // namespace
