@@ -1,0 +1,234 @@
+#include "image.hpp"
+
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <memory>
+
+#include "common.hpp"
+#include "target.hpp"
+
+namespace oshrun {
+
+const char* elf_machine_name(unsigned machine) {
+    switch (machine) {
+    case EM_NONE: return "none";
+    case EM_386: return "Intel 80386";
+    case EM_X86_64: return "x86-64";
+    case EM_ARM: return "ARM";
+    case EM_AARCH64: return "AArch64";
+    case EM_RISCV: return "RISC-V";
+    case EM_MIPS: return "MIPS";
+    case EM_PPC: return "PowerPC";
+    case EM_PPC64: return "PowerPC64";
+    case EM_S390: return "S/390";
+    case EM_SPARCV9: return "SPARC V9";
+    case 258: return "LoongArch";
+    case 0x1223: return "Adapteva Epiphany";
+    default: return "unknown";
+    }
+}
+
+namespace {
+
+[[noreturn]] void refuse(const std::string& path, const std::string& what) { throw Failure(path + ": " + what); }
+
+std::string class_name(unsigned c) {
+    return c == ELFCLASS32 ? "ELFCLASS32 (32-bit)" : c == ELFCLASS64 ? "ELFCLASS64 (64-bit)" : "invalid (" + std::to_string(c) + ")";
+}
+
+std::string data_name(unsigned d) {
+    return d == ELFDATA2LSB ? "little-endian (ELFDATA2LSB)" : d == ELFDATA2MSB ? "big-endian (ELFDATA2MSB)"
+                                                            : "invalid (" + std::to_string(d) + ")";
+}
+
+struct FdCloser {
+    int fd;
+    ~FdCloser() { close(fd); }
+};
+struct ElfCloser {
+    void operator()(Elf* e) const { elf_end(e); }
+};
+
+// The ELF header translated to host form, without libelf's elf_begin, which rejects a file whose header tables
+// lie beyond its end before we could say so.
+GElf_Ehdr read_header(int fd, unsigned char elf_class, unsigned char encoding, const std::string& path) {
+    unsigned char raw[sizeof(Elf64_Ehdr)];
+    const size_t size = elf_class == ELFCLASS64 ? sizeof(Elf64_Ehdr) : sizeof(Elf32_Ehdr);
+    if (pread(fd, raw, size, 0) != ssize_t(size))
+        refuse(path, "truncated: shorter than its " + std::to_string(size) + "-byte ELF header");
+    GElf_Ehdr h{};
+    Elf32_Ehdr h32{};
+    const auto data = [](void* buf, size_t n) {
+        Elf_Data d{};
+        d.d_buf = buf, d.d_type = ELF_T_EHDR, d.d_version = EV_CURRENT, d.d_size = n;
+        return d;
+    };
+    Elf_Data src = data(raw, size);
+    if (elf_class == ELFCLASS64) {
+        Elf_Data dst = data(&h, sizeof h);  // GElf_Ehdr is Elf64_Ehdr
+        if (!elf64_xlatetom(&dst, &src, encoding)) refuse(path, std::string("libelf: ") + elf_errmsg(-1));
+    } else {
+        Elf_Data dst = data(&h32, sizeof h32);
+        if (!elf32_xlatetom(&dst, &src, encoding)) refuse(path, std::string("libelf: ") + elf_errmsg(-1));
+        std::memcpy(h.e_ident, h32.e_ident, EI_NIDENT);
+        h.e_type = h32.e_type, h.e_machine = h32.e_machine, h.e_version = h32.e_version, h.e_entry = h32.e_entry;
+        h.e_phoff = h32.e_phoff, h.e_shoff = h32.e_shoff, h.e_flags = h32.e_flags, h.e_ehsize = h32.e_ehsize;
+        h.e_phentsize = h32.e_phentsize, h.e_phnum = h32.e_phnum, h.e_shentsize = h32.e_shentsize;
+        h.e_shnum = h32.e_shnum, h.e_shstrndx = h32.e_shstrndx;
+    }
+    return h;
+}
+
+void check_type(const GElf_Ehdr& h, const std::string& path) {
+    const char* hint = "not a position-independent libshmem image; build it with add_shmem_executable";
+    switch (h.e_type) {
+    case ET_DYN: return;
+    case ET_EXEC: refuse(path, std::string("ELF type is ET_EXEC (fixed-address executable), expected ET_DYN: ") + hint);
+    case ET_REL: refuse(path, std::string("ELF type is ET_REL (unlinked object file), expected ET_DYN: ") + hint);
+    case ET_CORE: refuse(path, std::string("ELF type is ET_CORE (core dump), expected ET_DYN: ") + hint);
+    default: refuse(path, "ELF type is " + std::to_string(h.e_type) + ", expected ET_DYN: " + hint);
+    }
+}
+
+// A table of count entries of entsize bytes at offset must lie inside the file.
+void check_table(const char* what, uint64_t offset, uint64_t count, uint64_t entsize, uint64_t file_size,
+                 const std::string& path) {
+    const unsigned __int128 end = (unsigned __int128)offset + (unsigned __int128)count * entsize;
+    if (count != 0 && end > file_size)
+        refuse(path, std::string("truncated: its ") + what + " end at byte " + std::to_string(uint64_t(std::min<unsigned __int128>(end, UINT64_MAX))) +
+                         " but the file has " + std::to_string(file_size) + " bytes");
+}
+
+// The value of symbol name in .symtab, if there is one.
+bool find_symbol(Elf* e, const char* name, uint64_t& value) {
+    for (Elf_Scn* scn = elf_nextscn(e, nullptr); scn; scn = elf_nextscn(e, scn)) {
+        GElf_Shdr sh;
+        if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || sh.sh_entsize == 0) continue;
+        Elf_Data* data = elf_getdata(scn, nullptr);
+        if (!data) continue;
+        for (size_t i = 0; i < sh.sh_size / sh.sh_entsize; ++i) {
+            GElf_Sym sym;
+            if (!gelf_getsym(data, int(i), &sym)) break;
+            const char* sym_name = elf_strptr(e, sh.sh_link, sym.st_name);
+            if (sym_name && std::strcmp(sym_name, name) == 0) {
+                value = sym.st_value;
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+std::string range(uint64_t lo, uint64_t hi) { return "[" + hex(lo) + ", " + hex(hi) + ")"; }
+
+}  // namespace
+
+Image load_image(const std::string& path, const Target& t) {
+    if (elf_version(EV_CURRENT) == EV_NONE) throw Failure(std::string("libelf: ") + elf_errmsg(-1));
+    const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) refuse(path, std::string("cannot open: ") + std::strerror(errno));
+    FdCloser closer{fd};
+    struct stat st;
+    if (fstat(fd, &st) != 0) refuse(path, std::string("cannot stat: ") + std::strerror(errno));
+    if (!S_ISREG(st.st_mode)) refuse(path, "not a regular file");
+    const uint64_t file_size = uint64_t(st.st_size);
+
+    unsigned char ident[EI_NIDENT] = {};
+    const ssize_t got = pread(fd, ident, EI_NIDENT, 0);
+    if (got < 0) refuse(path, std::string("cannot read: ") + std::strerror(errno));
+    if (got < SELFMAG || std::memcmp(ident, ELFMAG, SELFMAG) != 0)
+        refuse(path, "not an ELF file (it does not start with the bytes 7f 45 4c 46, \"\\x7fELF\")");
+    if (got < EI_NIDENT) refuse(path, "truncated: " + std::to_string(got) + " bytes, shorter than an ELF header");
+    const std::string needs = std::string("; target ") + t.name + " needs ";
+    if (ident[EI_CLASS] != t.elf_class)
+        refuse(path, "ELF class is " + class_name(ident[EI_CLASS]) + needs + class_name(t.elf_class));
+    if (ident[EI_DATA] != t.elf_data)
+        refuse(path, "ELF data encoding is " + data_name(ident[EI_DATA]) + needs + data_name(t.elf_data));
+
+    const GElf_Ehdr h = read_header(fd, t.elf_class, t.elf_data, path);
+    if (h.e_machine != t.elf_machine)
+        refuse(path, std::string("ELF machine is ") + elf_machine_name(h.e_machine) + " (" + std::to_string(h.e_machine) +
+                         ")" + needs + elf_machine_name(t.elf_machine) + " (" + std::to_string(t.elf_machine) + ")");
+    check_type(h, path);
+    if (h.e_phnum == PN_XNUM) refuse(path, "too many program headers (extended numbering is not supported)");
+    check_table("program headers", h.e_phoff, h.e_phnum, h.e_phentsize, file_size, path);
+    // e_shnum 0 with a table present means the count is in section header 0: at least that one must be there.
+    check_table("section headers", h.e_shoff, h.e_shoff && !h.e_shnum ? 1 : h.e_shnum, h.e_shentsize, file_size, path);
+
+    std::unique_ptr<Elf, ElfCloser> elf(elf_begin(fd, ELF_C_READ_MMAP, nullptr));
+    if (!elf || elf_kind(elf.get()) != ELF_K_ELF) refuse(path, std::string("libelf cannot read it: ") + elf_errmsg(-1));
+    size_t phnum = 0;
+    if (elf_getphdrnum(elf.get(), &phnum) != 0) refuse(path, std::string("bad program headers: ") + elf_errmsg(-1));
+
+    Image img;
+    img.path = path;
+    img.entry = h.e_entry;
+    for (size_t i = 0; i < phnum; ++i) {
+        GElf_Phdr ph;
+        if (!gelf_getphdr(elf.get(), int(i), &ph)) refuse(path, std::string("bad program header: ") + elf_errmsg(-1));
+        if (ph.p_type == PT_INTERP)
+            refuse(path, "has a PT_INTERP segment (it asks for a dynamic linker, like a hosted executable); a libshmem "
+                         "image relocates itself: build it with add_shmem_executable");
+        if (ph.p_type != PT_LOAD) continue;
+        const std::string seg = "PT_LOAD segment at " + hex(ph.p_vaddr);
+        if (ph.p_filesz > ph.p_memsz)
+            refuse(path, seg + " is malformed: file size " + hex(ph.p_filesz) + " > memory size " + hex(ph.p_memsz));
+        if (ph.p_vaddr + ph.p_memsz < ph.p_vaddr) refuse(path, seg + " wraps around the address space");
+        if (ph.p_offset + ph.p_filesz < ph.p_offset || ph.p_offset + ph.p_filesz > file_size)
+            refuse(path, "truncated: " + seg + " needs file bytes up to " + std::to_string(ph.p_offset + ph.p_filesz) +
+                             " but the file has " + std::to_string(file_size) + " bytes");
+        img.segments.push_back({ph.p_vaddr, ph.p_offset, ph.p_filesz, ph.p_memsz, ph.p_flags});
+    }
+    if (img.segments.empty()) refuse(path, "no PT_LOAD segments: nothing to load");
+    std::sort(img.segments.begin(), img.segments.end(), [](auto& a, auto& b) { return a.vaddr < b.vaddr; });
+
+    img.link_base = img.segments.front().vaddr;
+    if (img.link_base != t.link_address)
+        refuse(path, "lowest PT_LOAD address is " + hex(img.link_base) + "; a " + t.name + " image is linked at " +
+                         hex(t.link_address) + " (build it with add_shmem_executable)");
+    for (size_t i = 1; i < img.segments.size(); ++i) {
+        const Segment &a = img.segments[i - 1], &b = img.segments[i];
+        if (a.vaddr + a.memsz > b.vaddr)
+            refuse(path, "PT_LOAD segments overlap: " + range(a.vaddr, a.vaddr + a.memsz) + " and " +
+                             range(b.vaddr, b.vaddr + b.memsz));
+    }
+    for (const Segment& s : img.segments) {
+        img.mem_end = std::max(img.mem_end, s.vaddr + s.memsz);
+        if (s.filesz) img.file_end = std::max(img.file_end, s.vaddr + s.filesz);
+    }
+    const bool entry_ok = std::any_of(img.segments.begin(), img.segments.end(), [&](const Segment& s) {
+        return (s.flags & PF_X) && img.entry >= s.vaddr && img.entry < s.vaddr + s.filesz;
+    });
+    if (!entry_ok) refuse(path, "entry point " + hex(img.entry) + " is not inside an executable PT_LOAD segment");
+    if (img.entry != img.link_base)
+        refuse(path, "entry point " + hex(img.entry) + " is not the first byte of the image (" + hex(img.link_base) +
+                         "); the loader starts every hart there");
+
+    img.stack_size_from_symbol = find_symbol(elf.get(), "__stack_size", img.stack_size);
+    if (!img.stack_size_from_symbol) img.stack_size = t.default_stack_size;
+
+    // Nothing larger can ever be placed; refusing here also bounds the flat image we allocate below.
+    const uint64_t mem = img.memory_size();
+    if (mem > t.max_partition || img.stack_size > t.max_partition ||
+        t.image_offset + mem + img.stack_size > t.max_partition)
+        refuse(path, "image too large: it needs " + size_text(mem) + " of memory " + range(img.link_base, img.mem_end) +
+                         " plus " + size_text(img.stack_size) + " of stack, but a " + t.name + " partition is at most " +
+                         size_text(t.max_partition));
+
+    size_t raw_size = 0;
+    const char* raw = elf_rawfile(elf.get(), &raw_size);
+    if (!raw) refuse(path, std::string("libelf cannot read it: ") + elf_errmsg(-1));
+    img.flat.assign(img.file_end > img.link_base ? img.file_end - img.link_base : 0, 0);
+    for (const Segment& s : img.segments)
+        if (s.filesz) std::memcpy(img.flat.data() + (s.vaddr - img.link_base), raw + s.offset, s.filesz);
+    return img;
+}
+
+}  // namespace oshrun

@@ -1,0 +1,20 @@
+// Placement on QEMU virt (RISC-V 64): partition size, one partition per PE, boot blocks, RAM size.
+#pragma once
+
+#include "target.hpp"
+
+namespace oshrun {
+
+// QEMU virt puts its device tree blob (1 MiB in QEMU 7.2, at most 2 MiB by this rule) at
+// align_down(min(RAM end, 3 GiB) - blob size, 2 MiB); with a 2 MiB aligned window end W it lies inside [W - 2 MiB, W).
+constexpr uint64_t kVirtFdtWindowLimit = 0xC0000000;
+constexpr uint64_t kVirtFdtAlign = 2 * 1024 * 1024;
+constexpr uint64_t kVirtRamLimit = 64ull << 30;  // bytes of RAM above SHMEM_RAM_BASE we allow
+
+Layout place_virt(const Target& t, const Image& img, const PlaceRequest& req);
+
+// The boot block for one PE, SHMEM_BOOT_BLOCK_SIZE bytes. Throws Failure if argv does not fit.
+std::vector<uint8_t> make_virt_boot_block(unsigned pe, unsigned npes, unsigned log2_partition,
+                                          const std::vector<std::string>& argv);
+
+}  // namespace oshrun

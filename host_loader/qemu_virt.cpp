@@ -1,0 +1,47 @@
+#include "qemu_virt.hpp"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+
+#include "common.hpp"
+
+namespace oshrun {
+
+namespace {
+
+void write_file(const std::string& path, const std::vector<uint8_t>& bytes) {
+    FILE* f = std::fopen(path.c_str(), "wb");
+    const bool ok = f && std::fwrite(bytes.data(), 1, bytes.size(), f) == bytes.size();
+    const int err = errno;
+    if (!(f && std::fclose(f) == 0 && ok)) throw Failure(path + ": cannot write: " + std::strerror(err), 1);
+}
+
+std::string boot_file(const std::string& dir, unsigned pe) { return dir + "/boot" + std::to_string(pe) + ".bin"; }
+std::string image_file(const std::string& dir) { return dir + "/image.bin"; }
+
+}  // namespace
+
+void write_virt_files(const Layout& lay, const Image& img, const std::string& dir) {
+    for (const PeSlot& pe : lay.pes) write_file(boot_file(dir, pe.pe), lay.boot_blocks[pe.pe]);
+    write_file(image_file(dir), img.flat);
+}
+
+std::vector<std::string> virt_command(const Layout& lay, const EmulatorOptions& opt, const std::string& dir) {
+    // -serial stdio rather than -nographic: no monitor multiplexed onto the guest's console (no Ctrl-A escapes).
+    std::vector<std::string> cmd = {opt.emulator, "-machine", "virt", "-bios", "none",
+                                    "-smp", std::to_string(lay.npes),
+                                    "-m", std::to_string(lay.ram_size / (1024 * 1024)) + "M",  // a multiple of 2 MiB
+                                    "-display", "none", "-monitor", "none", "-serial", "stdio"};
+    if (opt.icount) cmd.insert(cmd.end(), {"-icount", "shift=0,sleep=off"});
+    for (const PeSlot& pe : lay.pes) {
+        cmd.insert(cmd.end(), {"-device", "loader,file=" + boot_file(dir, pe.pe) + ",addr=" + hex(pe.boot_block) +
+                                              ",force-raw=on"});
+        cmd.insert(cmd.end(), {"-device", "loader,file=" + image_file(dir) + ",addr=" + hex(pe.image) +
+                                              ",force-raw=on,cpu-num=" + std::to_string(pe.pe)});
+    }
+    cmd.insert(cmd.end(), opt.extra.begin(), opt.extra.end());
+    return cmd;
+}
+
+}  // namespace oshrun

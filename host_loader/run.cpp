@@ -1,0 +1,152 @@
+#include "run.hpp"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <thread>
+
+#include "common.hpp"
+
+namespace oshrun {
+
+namespace {
+
+volatile sig_atomic_t g_received = 0;
+void on_signal(int sig) { g_received = sig; }
+
+struct SignalCatcher {
+    static constexpr int kSignals[3] = {SIGINT, SIGTERM, SIGHUP};
+    struct sigaction old[3];
+    SignalCatcher() {
+        struct sigaction sa {};
+        sa.sa_handler = on_signal;
+        sigemptyset(&sa.sa_mask);
+        g_received = 0;
+        for (int i = 0; i < 3; ++i) sigaction(kSignals[i], &sa, &old[i]);
+    }
+    ~SignalCatcher() {
+        for (int i = 0; i < 3; ++i) sigaction(kSignals[i], &old[i], nullptr);
+    }
+};
+
+}  // namespace
+
+RunResult run_child(const std::vector<std::string>& argv, double timeout_seconds) {
+    std::vector<char*> cargv;
+    for (const std::string& a : argv) cargv.push_back(const_cast<char*>(a.c_str()));
+    cargv.push_back(nullptr);
+
+    // Signals that would end oshrun are passed on to the child instead, so that the emulator ends and we still
+    // clean up; exec resets them to the default in the child.
+    const SignalCatcher catcher;
+
+    // The child reports a failed exec through this pipe; a successful exec closes it (O_CLOEXEC) with nothing said.
+    int report[2];
+    if (pipe2(report, O_CLOEXEC) != 0) throw Failure(std::string("pipe: ") + std::strerror(errno), 127);
+    std::fflush(nullptr);
+    const pid_t pid = fork();
+    if (pid < 0) throw Failure(std::string("fork: ") + std::strerror(errno), 127);
+    if (pid == 0) {
+        execvp(cargv[0], cargv.data());
+        const int err = errno;
+        (void)!write(report[1], &err, sizeof err);
+        _exit(127);
+    }
+    close(report[1]);
+    int exec_errno = 0;
+    const bool exec_failed = read(report[0], &exec_errno, sizeof exec_errno) == sizeof exec_errno;
+    close(report[0]);
+    if (exec_failed) {
+        waitpid(pid, nullptr, 0);
+        throw Failure("cannot run " + argv[0] + ": " + std::strerror(exec_errno), 127);
+    }
+
+    using clock = std::chrono::steady_clock;
+    const auto start = clock::now();
+    const auto limit = std::chrono::duration<double>(timeout_seconds);
+    clock::time_point kill_at{};
+    RunResult r;
+    int status = 0;
+    for (;;) {
+        const pid_t w = waitpid(pid, &status, WNOHANG);
+        if (w == pid) break;
+        if (w < 0 && errno != EINTR) throw Failure(std::string("waitpid: ") + std::strerror(errno), 1);
+        // Either way the child gets 2 s to end after the first signal, then SIGKILL.
+        const auto now = clock::now();
+        if (g_received && !r.interrupted) {
+            r.interrupted = g_received;
+            kill(pid, r.interrupted);
+            if (!r.timed_out) kill_at = now + std::chrono::seconds(2);
+        }
+        if (timeout_seconds > 0 && !r.timed_out && !r.interrupted && now - start >= limit) {
+            r.timed_out = true;
+            kill(pid, SIGTERM);
+            kill_at = now + std::chrono::seconds(2);
+        }
+        if ((r.timed_out || r.interrupted) && now >= kill_at) kill(pid, SIGKILL);
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    if (WIFEXITED(status)) r.exit_status = WEXITSTATUS(status);
+    if (WIFSIGNALED(status)) r.term_signal = WTERMSIG(status);
+    return r;
+}
+
+std::string find_on_path(const std::string& program) {
+    if (program.find('/') != std::string::npos) return access(program.c_str(), X_OK) == 0 ? program : "";
+    const char* path = std::getenv("PATH");
+    std::string dirs = path ? path : "/usr/local/bin:/usr/bin:/bin";
+    for (size_t start = 0;;) {
+        const size_t end = dirs.find(':', start);
+        std::string dir = dirs.substr(start, end == std::string::npos ? std::string::npos : end - start);
+        const std::string candidate = (dir.empty() ? "." : dir) + "/" + program;
+        struct stat st;
+        if (stat(candidate.c_str(), &st) == 0 && S_ISREG(st.st_mode) && access(candidate.c_str(), X_OK) == 0)
+            return candidate;
+        if (end == std::string::npos) return "";
+        start = end + 1;
+    }
+}
+
+std::string TempDir::pattern() {
+    const char* tmp = std::getenv("TMPDIR");
+    return std::string(tmp && *tmp ? tmp : "/tmp") + "/oshrun.XXXXXX";
+}
+
+TempDir::TempDir() {
+    std::string buf = pattern();
+    if (!mkdtemp(buf.data()))
+        throw Failure("cannot create a temporary directory " + pattern() + ": " + std::strerror(errno), 1);
+    path_ = buf;
+}
+
+TempDir::~TempDir() {
+    std::error_code ec;  // nothing to do about a failure here
+    std::filesystem::remove_all(path_, ec);
+}
+
+std::string shell_join(const std::vector<std::string>& words) {
+    std::string out;
+    for (const std::string& w : words) {
+        if (!out.empty()) out += ' ';
+        const bool plain = !w.empty() && w.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                                             "0123456789-_./=,:+@%") == std::string::npos;
+        if (plain) {
+            out += w;
+            continue;
+        }
+        out += '\'';
+        for (char c : w) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+        out += '\'';
+    }
+    return out;
+}
+
+}  // namespace oshrun

@@ -1,0 +1,39 @@
+// Running the emulator: a child process that inherits stdin/stdout/stderr, with an optional time limit.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace oshrun {
+
+struct RunResult {
+    int exit_status = 0;   // the child's exit status, if it exited
+    int term_signal = 0;   // the signal that killed it, if one did
+    bool timed_out = false;
+    int interrupted = 0;   // SIGINT/SIGTERM/SIGHUP oshrun received (and passed on) while waiting
+};
+
+// Runs argv (argv[0] looked up on PATH unless it has a '/'). timeout_seconds <= 0: no limit. On expiry the child
+// gets SIGTERM, then SIGKILL 2 s later. Throws Failure (status 127) if it cannot be started.
+RunResult run_child(const std::vector<std::string>& argv, double timeout_seconds);
+
+// The full path of program on PATH, or "" if it is not there (or not executable).
+std::string find_on_path(const std::string& program);
+
+// A fresh directory from mkdtemp under $TMPDIR (or /tmp), removed with its contents on destruction.
+class TempDir {
+public:
+    TempDir();
+    ~TempDir();
+    TempDir(const TempDir&) = delete;
+    TempDir& operator=(const TempDir&) = delete;
+    const std::string& path() const { return path_; }
+    static std::string pattern();  // what mkdtemp is given: <base>/oshrun.XXXXXX
+private:
+    std::string path_;
+};
+
+// Words joined with spaces, each quoted for a POSIX shell if it needs it.
+std::string shell_join(const std::vector<std::string>& words);
+
+}  // namespace oshrun

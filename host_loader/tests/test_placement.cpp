@@ -1,0 +1,318 @@
+// Partitions, boot blocks, RAM size and the QEMU command line for virt-rv64.
+#include <boot_block.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstring>
+#include <fstream>
+
+#include "cli.hpp"
+#include "common.hpp"
+#include "placement.hpp"
+#include "qemu_virt.hpp"
+#include "run.hpp"
+
+using namespace oshrun;
+
+namespace {
+
+#define EXPECT_HAS(haystack, needle) EXPECT_NE(std::string(haystack).find(needle), std::string::npos) << (haystack)
+
+const Target& virt() { return *find_target("virt-rv64"); }
+
+// An image as load_image would return it: link base 0, memory bytes in all, loaded bytes in the file.
+Image image(uint64_t memory, uint64_t loaded, uint64_t stack = 64 * KiB) {
+    Image img;
+    img.path = "prog.elf";
+    img.mem_end = memory;
+    img.file_end = loaded;
+    img.stack_size = stack;
+    img.flat.assign(loaded, 0xab);
+    return img;
+}
+
+PlaceRequest request(unsigned npes, uint64_t symmetric = MiB, uint64_t partition = 0) {
+    PlaceRequest r;
+    r.npes = npes;
+    r.symmetric_size = symmetric;
+    r.partition_size = partition;
+    r.argv = {"prog.elf"};
+    return r;
+}
+
+Layout place(const Image& img, const PlaceRequest& req) { return place_virt(virt(), img, req); }
+
+std::string refusal(const Image& img, const PlaceRequest& req) {
+    try {
+        place(img, req);
+    } catch (const Failure& f) {
+        EXPECT_EQ(f.status, 2);
+        return f.what();
+    }
+    ADD_FAILURE() << "placement accepted";
+    return "";
+}
+
+shmem_boot_block boot_block(const std::vector<uint8_t>& bytes) {
+    shmem_boot_block b;
+    EXPECT_EQ(bytes.size(), sizeof b);
+    std::memcpy(&b, bytes.data(), sizeof b);
+    return b;
+}
+
+TEST(Partition, MinimumIsOneMiB) {
+    const Layout lay = place(image(0x3000, 0x2000), request(1, 0));
+    EXPECT_EQ(lay.partition_size, MiB);
+    EXPECT_EQ(lay.log2_partition, 20u);
+}
+
+TEST(Partition, RoundsUpToPowerOfTwo) {
+    // 0x1000 boot block + 0x5000 image = 0x6000, + 64 KiB stack + 1 MiB heap: just over 1 MiB.
+    Layout lay = place(image(0x5000, 0x2000), request(2));
+    EXPECT_EQ(lay.partition_size, 2 * MiB);
+    EXPECT_EQ(lay.log2_partition, 21u);
+    EXPECT_EQ(lay.heap_room, 2 * MiB - 0x6000 - 64 * KiB);
+    // Exactly 1 MiB fits in 1 MiB; one byte more needs 2 MiB.
+    const uint64_t exact = MiB - 0x6000 - 64 * KiB;
+    EXPECT_EQ(place(image(0x5000, 0x2000), request(2, exact)).partition_size, MiB);
+    EXPECT_EQ(place(image(0x5000, 0x2000), request(2, exact + 1)).partition_size, 2 * MiB);
+}
+
+TEST(Partition, ImageEndRoundedToPage) {
+    // 0x1000 + 0x5001 rounds to 0x7000.
+    const uint64_t exact = MiB - 0x7000 - 64 * KiB;
+    EXPECT_EQ(place(image(0x5001, 0x2000), request(1, exact)).partition_size, MiB);
+    EXPECT_EQ(place(image(0x5001, 0x2000), request(1, exact + 1)).partition_size, 2 * MiB);
+}
+
+TEST(Partition, StackAndSymmetricSizeHonoured) {
+    EXPECT_EQ(place(image(0x5000, 0x2000, 3 * MiB), request(1, 0)).partition_size, 4 * MiB);
+    EXPECT_EQ(place(image(0x5000, 0x2000), request(1, 64 * MiB)).partition_size, 128 * MiB);
+    EXPECT_EQ(place(image(0x5000, 0x2000), request(1, 63 * MiB)).partition_size, 64 * MiB);
+}
+
+TEST(Partition, TooLarge) {
+    const std::string msg = refusal(image(0x5000, 0x2000), request(1, GiB));
+    EXPECT_HAS(msg, "prog.elf: image too large");
+    EXPECT_HAS(msg, "1 GiB of symmetric heap");
+    EXPECT_HAS(refusal(image(0x5000, 0x2000), request(1, UINT64_MAX)), "image too large");
+}
+
+TEST(Partition, Forced) {
+    EXPECT_EQ(place(image(0x5000, 0x2000), request(2, 64 * MiB, 256 * KiB)).partition_size, 256 * KiB);
+    EXPECT_HAS(refusal(image(0x5000, 0x2000), request(2, MiB, 3 * MiB)), "not a power of two");
+    EXPECT_HAS(refusal(image(0x5000, 0x2000), request(2, MiB, 2 * GiB)), "larger than the maximum");
+    const std::string msg = refusal(image(0x5000, 0x2000, 128 * KiB), request(2, MiB, 128 * KiB));
+    EXPECT_HAS(msg, "prog.elf: does not fit in a partition of 128 KiB");
+}
+
+TEST(Partition, NumberOfPes) {
+    EXPECT_HAS(refusal(image(0x3000, 0x2000), request(0)), "between 1 and 512");
+    EXPECT_HAS(refusal(image(0x3000, 0x2000), request(513)), "between 1 and 512");
+}
+
+TEST(Partition, RamLimit) {
+    const Layout lay = place(image(0x3000, 0x2000), request(64, 0, GiB));
+    EXPECT_EQ(lay.ram_size, 64 * GiB);
+    EXPECT_HAS(refusal(image(0x3000, 0x2000), request(65, 0, GiB)), "do not fit in the 64 GiB");
+}
+
+TEST(Placement, BasesAlignedAndLaidOut) {
+    const Layout lay = place(image(0x5000, 0x2000), request(5, 8 * MiB));
+    ASSERT_EQ(lay.pes.size(), 5u);
+    EXPECT_EQ(lay.partition_size, 16 * MiB);
+    for (unsigned k = 0; k < 5; ++k) {
+        const PeSlot& pe = lay.pes[k];
+        EXPECT_EQ(pe.pe, k);
+        EXPECT_EQ(pe.base, 0x80000000 + k * 16 * MiB);
+        EXPECT_EQ(pe.base % lay.partition_size, 0u);
+        EXPECT_EQ(pe.boot_block, pe.base);
+        EXPECT_EQ(pe.image, pe.base + 0x1000);
+    }
+    EXPECT_EQ(lay.image_bytes, 0x2000u);
+}
+
+TEST(Placement, BootBlocks) {
+    PlaceRequest req = request(3);
+    req.argv = {"build/prog.elf", "-x", "", "last arg"};
+    const Layout lay = place(image(0x5000, 0x2000), req);
+    ASSERT_EQ(lay.boot_blocks.size(), 3u);
+    const char expected[] = "build/prog.elf\0-x\0\0last arg";  // and the final NUL
+    for (unsigned k = 0; k < 3; ++k) {
+        const shmem_boot_block b = boot_block(lay.boot_blocks[k]);
+        EXPECT_EQ(b.magic, SHMEM_BOOT_MAGIC);
+        EXPECT_EQ(b.version, SHMEM_BOOT_VERSION);
+        EXPECT_EQ(b.pe, k);
+        EXPECT_EQ(b.npes, 3u);
+        EXPECT_EQ(b.log2_partition, 21u);
+        EXPECT_EQ(b.ram_base, 0x80000000u);
+        EXPECT_EQ(b.argc, 4u);
+        EXPECT_EQ(b.args_len, sizeof expected);
+        EXPECT_EQ(std::memcmp(b.args, expected, sizeof expected), 0);
+        for (size_t i = sizeof expected; i < sizeof b.args; ++i) ASSERT_EQ(b.args[i], 0);
+        // Everything else (started, reserved) is zero.
+        for (size_t i = offsetof(shmem_boot_block, args_len) + 4; i < offsetof(shmem_boot_block, args); ++i)
+            ASSERT_EQ(lay.boot_blocks[k][i], 0) << i;
+    }
+    EXPECT_EQ(std::memcmp("SSHMMBB1", lay.boot_blocks[0].data(), 8), 0);  // the magic, little-endian
+}
+
+TEST(Placement, TooManyArguments) {
+    std::vector<std::string> argv(SHMEM_MAX_ARGS, "a");
+    EXPECT_NO_THROW(make_virt_boot_block(0, 1, 20, argv));
+    argv.push_back("one too many");
+    try {
+        make_virt_boot_block(0, 1, 20, argv);
+        ADD_FAILURE();
+    } catch (const Failure& f) {
+        EXPECT_HAS(f.what(), "too many program arguments: 33");
+    }
+}
+
+TEST(Placement, ArgumentsTooLong) {
+    const size_t room = sizeof(shmem_boot_block::args);
+    EXPECT_NO_THROW(make_virt_boot_block(0, 1, 20, {std::string(room - 1, 'x')}));
+    try {
+        make_virt_boot_block(0, 1, 20, {"prog", std::string(room, 'x')});
+        ADD_FAILURE();
+    } catch (const Failure& f) {
+        EXPECT_HAS(f.what(), "program arguments too long");
+    }
+}
+
+TEST(Ram, TailForDeviceTree) {
+    // The partitions, rounded to 2 MiB, then 2 MiB that QEMU fills with its device tree.
+    Layout lay = place(image(0x3000, 0x2000), request(3, 0));
+    EXPECT_EQ(lay.ram_size, 6 * MiB);
+    EXPECT_EQ(lay.fdt_low, 0x80400000u);
+    EXPECT_EQ(lay.fdt_high, 0x80600000u);
+    lay = place(image(0x3000, 0x2000), request(4, MiB));
+    EXPECT_EQ(lay.ram_size, 4 * 2 * MiB + 2 * MiB);
+    lay = place(image(0x3000, 0x2000), request(512, 0));
+    EXPECT_EQ(lay.ram_size, 514 * MiB);
+    EXPECT_EQ(lay.fdt_low, 0xA0000000u);
+}
+
+TEST(Ram, DeviceTreeInsidePartitionsAboveOneGiB) {
+    // 512 x 2 MiB ends at 3 GiB: the tree would go to 0xBFE00000, PE 511's boot block. 4 MiB partitions put it at
+    // offset 2 MiB of PE 255, in its heap.
+    Layout lay = place(image(0x3000, 0x2000), request(512, MiB));
+    EXPECT_EQ(lay.partition_size, 4 * MiB);
+    EXPECT_EQ(lay.ram_size, 2 * GiB);
+    EXPECT_EQ(lay.fdt_low, 0xBFE00000u);
+    EXPECT_EQ(lay.fdt_low, lay.pes[255].base + 2 * MiB);
+    // Larger partitions: the tree lies in the top 2 MiB of some partition.
+    lay = place(image(0x3000, 0x2000), request(16, 100 * MiB));
+    EXPECT_EQ(lay.partition_size, 128 * MiB);
+    EXPECT_EQ(lay.ram_size, 2 * GiB);
+    EXPECT_EQ(lay.fdt_high, 0xC0000000u);
+    // Forced to collide: refused with the size that works.
+    const std::string msg = refusal(image(0x3000, 0x2000), request(512, 0, 2 * MiB));
+    EXPECT_HAS(msg, "device tree");
+    EXPECT_HAS(msg, "PE 511");
+    EXPECT_HAS(msg, "at least 4 MiB");
+}
+
+TEST(Ram, DeviceTreeNeverOnLoadedBytes) {
+    // A large image with 4 MiB partitions and 512 PEs: the tree at offset 2 MiB would hit the image, so 8 MiB.
+    const Layout lay = place(image(3 * MiB, 3 * MiB, 4 * KiB), request(512, 0));
+    EXPECT_EQ(lay.partition_size, 8 * MiB);
+    for (const PeSlot& pe : lay.pes)
+        EXPECT_TRUE(pe.base + 0x1000 + lay.image_bytes <= lay.fdt_low || pe.base >= lay.fdt_high) << pe.pe;
+}
+
+TEST(SizeText, Units) {
+    EXPECT_EQ(size_text(64 * KiB), "64 KiB");
+    EXPECT_EQ(size_text(3 * MiB), "3 MiB");
+    EXPECT_EQ(size_text(GiB), "1 GiB");
+    EXPECT_EQ(size_text(1000), "1000 bytes");
+    EXPECT_EQ(size_text(1234), "1234 bytes (1.2 KiB)");
+    EXPECT_EQ(size_text(1610621232), "1610621232 bytes (1.5 GiB)");
+    EXPECT_EQ(size_text(0), "0 bytes");
+}
+
+TEST(SymmetricSize, Parse) {
+    uint64_t v = 0;
+    const auto size_of = [](const char* text) {
+        uint64_t bytes = 0;
+        EXPECT_TRUE(parse_size(text, bytes)) << text;
+        return bytes;
+    };
+    EXPECT_EQ(size_of("1024"), 1024u);
+    EXPECT_EQ(size_of("0"), 0u);
+    EXPECT_EQ(size_of("64K"), 64 * KiB);
+    EXPECT_EQ(size_of("64k"), 64 * KiB);
+    EXPECT_EQ(size_of("64M"), 64 * MiB);
+    EXPECT_EQ(size_of("20m"), 20971520u);
+    EXPECT_EQ(size_of("2G"), 2 * GiB);
+    EXPECT_EQ(size_of("1T"), 1024 * GiB);
+    EXPECT_EQ(size_of("3.1M"), 3250586u);  // the OpenSHMEM spec's example: the ceiling
+    EXPECT_EQ(size_of("0.5K"), 512u);
+    for (const char* bad : {"", "abc", "M", "12Q", "-1", "+1", " 12", "12 ", "1KB", "1.5.5", "1.", ".5", "0x100",
+                            "99999999999999999999", "16777216T"})
+        EXPECT_FALSE(parse_size(bad, v)) << bad;
+}
+
+TEST(SymmetricSize, FromEnvironment) {
+    Cli cli;
+    EXPECT_EQ(symmetric_size(cli, nullptr), MiB);
+    EXPECT_EQ(symmetric_size(cli, "64M"), 64 * MiB);
+    EXPECT_EQ(symmetric_size(cli, "4096"), 4096u);
+    try {
+        symmetric_size(cli, "lots");
+        ADD_FAILURE();
+    } catch (const Failure& f) {
+        EXPECT_EQ(f.status, 2);
+        EXPECT_HAS(f.what(), "SHMEM_SYMMETRIC_SIZE=lots");
+    }
+    cli.symmetric_size = 5 * MiB;  // the option wins
+    EXPECT_EQ(symmetric_size(cli, "lots"), 5 * MiB);
+}
+
+TEST(QemuCommand, ThreePes) {
+    const Layout lay = place(image(0x3000, 0x2000), request(3, 0));
+    EmulatorOptions opt{"/opt/qemu/bin/qemu-system-riscv64", false, {}};
+    std::vector<std::string> cmd = virt_command(lay, opt, "/tmp/d");
+    const std::vector<std::string> head = {"/opt/qemu/bin/qemu-system-riscv64", "-machine", "virt", "-bios", "none",
+                                           "-smp", "3", "-m", "6M", "-display", "none", "-monitor", "none",
+                                           "-serial", "stdio"};
+    ASSERT_GE(cmd.size(), head.size());
+    EXPECT_EQ(std::vector<std::string>(cmd.begin(), cmd.begin() + long(head.size())), head);
+    const std::vector<std::string> devices(cmd.begin() + long(head.size()), cmd.end());
+    const std::vector<std::string> expected = {
+        "-device", "loader,file=/tmp/d/boot0.bin,addr=0x80000000,force-raw=on",
+        "-device", "loader,file=/tmp/d/image.bin,addr=0x80001000,force-raw=on,cpu-num=0",
+        "-device", "loader,file=/tmp/d/boot1.bin,addr=0x80100000,force-raw=on",
+        "-device", "loader,file=/tmp/d/image.bin,addr=0x80101000,force-raw=on,cpu-num=1",
+        "-device", "loader,file=/tmp/d/boot2.bin,addr=0x80200000,force-raw=on",
+        "-device", "loader,file=/tmp/d/image.bin,addr=0x80201000,force-raw=on,cpu-num=2"};
+    EXPECT_EQ(devices, expected);
+    EXPECT_EQ(std::count(cmd.begin(), cmd.end(), "-icount"), 0);
+
+    opt.icount = true;
+    opt.extra = {"-s", "-S"};
+    cmd = virt_command(lay, opt, "/tmp/d");
+    const auto icount = std::find(cmd.begin(), cmd.end(), "-icount");
+    ASSERT_NE(icount, cmd.end());
+    EXPECT_EQ(*(icount + 1), "shift=0,sleep=off");
+    EXPECT_EQ(cmd[cmd.size() - 2], "-s");
+    EXPECT_EQ(cmd.back(), "-S");
+}
+
+TEST(QemuCommand, FilesWritten) {
+    Image img = image(0x3000, 0x10);
+    img.flat = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16};
+    const Layout lay = place(img, request(2, 0));
+    const TempDir dir;
+    write_virt_files(lay, img, dir.path());
+    const auto read = [](const std::string& path) {
+        std::ifstream f(path, std::ios::binary);
+        return std::vector<uint8_t>(std::istreambuf_iterator<char>(f), {});
+    };
+    EXPECT_EQ(read(dir.path() + "/image.bin"), img.flat);
+    EXPECT_EQ(read(dir.path() + "/boot0.bin"), lay.boot_blocks[0]);
+    EXPECT_EQ(read(dir.path() + "/boot1.bin"), lay.boot_blocks[1]);
+    EXPECT_EQ(boot_block(read(dir.path() + "/boot1.bin")).pe, 1u);
+}
+
+}  // namespace
