@@ -187,7 +187,8 @@ void shmem_crt_bad_relocation(uint64_t type)
 void shmem_crt_trap(uint64_t cause, uint64_t pc, uint64_t tval, uint64_t sp, uint64_t ra)
 {
     const port::Geometry &g = port::geometry;
-    flush_line();
+    port::console_release_if_mine();
+    line_len = 0;  // a half-written line may be what trapped; the report matters more
     Message()
         .s("libshmem: PE ").u(uint64_t(g.pe)).s(": trap: ").s(trap_name(cause)).s(" (mcause ").u(cause)
         .s(") at pc ").x(pc).s(" (image address ").x((pc & g.mask) - SHMEM_IMAGE_OFFSET).s("), mtval ").x(tval)

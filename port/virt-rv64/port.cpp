@@ -37,11 +37,23 @@ void uart_put(char c)
 void console_write(const char *buf, size_t n)
 {
     uint32_t *lock = remote_ptr(&console_lock, 0);
-    // Held for one line at most. A waiter sleeps on the backstop timer rather than spinning; the holder does
-    // not know who waits, and contention is rare enough that the 1 ms backstop is not worth a wake list.
-    while (test_and_set(lock)) wait_until([lock] { return __atomic_load_n(lock, __ATOMIC_RELAXED) == 0; });
+    // The lock word holds the owner's PE number + 1, held for one line at most. A waiter sleeps on the backstop
+    // timer rather than spinning; the holder does not know who waits, and contention is rare enough that the
+    // 1 ms backstop is not worth a wake list.
+    const uint32_t mine = uint32_t(geometry.pe) + 1;
+    for (uint32_t expected = 0; !__atomic_compare_exchange_n(lock, &expected, mine, false, __ATOMIC_ACQUIRE,
+                                                              __ATOMIC_RELAXED);
+         expected = 0)
+        wait_until([lock] { return __atomic_load_n(lock, __ATOMIC_RELAXED) == 0; });
     for (size_t i = 0; i < n; ++i) uart_put(buf[i]);
-    port::clear(lock);
+    __atomic_store_n(lock, 0u, __ATOMIC_RELEASE);
+}
+
+void console_release_if_mine()
+{
+    uint32_t expected = uint32_t(geometry.pe) + 1;
+    __atomic_compare_exchange_n(remote_ptr(&console_lock, 0), &expected, 0u, false, __ATOMIC_RELEASE,
+                                __ATOMIC_RELAXED);
 }
 
 // The WAND-style barrier (Epiphany's WAND instruction, done with what virt has): each PE arrives on a counter in

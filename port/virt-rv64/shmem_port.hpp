@@ -142,6 +142,9 @@ void hw_barrier();
 // with another PE's.
 void console_write(const char *buf, size_t n);
 
+// For the trap report: a PE that trapped inside console_write would otherwise wait for its own lock forever.
+void console_release_if_mine();
+
 // Ends this PE with `status`. 0: this PE is done; the run ends (status 0) when the last PE is done, and until
 // then this PE sleeps with its memory still reachable. Non-zero: the whole run ends now with that status
 // (1..255; other values become 255).
