@@ -10,6 +10,7 @@
 #       only when the run exits with that status and prints output matching the regex.
 
 set(SHMEM_DEFAULT_PES 1 2 3 4 8 16 CACHE STRING "PE counts every test runs at")
+set(SHMEM_API_PES 1 2 3 4 5 7 8 12 16 CACHE STRING "PE counts the tests of the 1.5 API families run at")
 
 function(add_shmem_executable name)
   cmake_parse_arguments(ARG "" "" "SOURCES" ${ARGN})

@@ -23,9 +23,58 @@
 #define SHMEM_CMP_LT 5
 #define SHMEM_CMP_LE 6
 
+/* Thread levels (a PE is one single-threaded core: see shmem_init_thread) */
+#define SHMEM_THREAD_SINGLE 0
+#define SHMEM_THREAD_FUNNELED 1
+#define SHMEM_THREAD_SERIALIZED 2
+#define SHMEM_THREAD_MULTIPLE 3
+
+/* Context options */
+#define SHMEM_CTX_PRIVATE (1L << 0)
+#define SHMEM_CTX_SERIALIZED (1L << 1)
+#define SHMEM_CTX_NOSTORE (1L << 2)
+
+/* Signal operators */
+#define SHMEM_SIGNAL_SET 0
+#define SHMEM_SIGNAL_ADD 1
+
+/* Memory hints */
+#define SHMEM_MALLOC_ATOMICS_REMOTE (1L << 0)
+#define SHMEM_MALLOC_SIGNAL_REMOTE (1L << 1)
+
+/* Team configuration */
+#define SHMEM_TEAM_NUM_CONTEXTS (1L << 0)
+typedef struct {
+    int num_contexts;
+} shmem_team_config_t;
+
+/* Handles: a team or a context is a pointer to the library's object; the predefined ones are library objects. */
+typedef struct shmem_team_s *shmem_team_t;
+typedef struct shmem_ctx_s *shmem_ctx_t;
+
+/* pSync/pWrk of the deprecated active-set collectives: every pSync is SHMEM_SYNC_SIZE longs set to
+ * SHMEM_SYNC_VALUE; reductions need pWrk of max(nreduce / 2 + 1, SHMEM_REDUCE_MIN_WRKDATA_SIZE) elements. */
+#define SHMEM_SYNC_VALUE 0L
+#define SHMEM_SYNC_SIZE 32
+#define SHMEM_BARRIER_SYNC_SIZE SHMEM_SYNC_SIZE
+#define SHMEM_BCAST_SYNC_SIZE SHMEM_SYNC_SIZE
+#define SHMEM_COLLECT_SYNC_SIZE SHMEM_SYNC_SIZE
+#define SHMEM_REDUCE_SYNC_SIZE SHMEM_SYNC_SIZE
+#define SHMEM_ALLTOALL_SYNC_SIZE SHMEM_SYNC_SIZE
+#define SHMEM_ALLTOALLS_SYNC_SIZE SHMEM_SYNC_SIZE
+#define SHMEM_REDUCE_MIN_WRKDATA_SIZE 64
+
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+extern struct shmem_team_s shmemi_team_world, shmemi_team_shared;
+extern struct shmem_ctx_s shmemi_ctx_default;
+#define SHMEM_TEAM_WORLD (&shmemi_team_world)
+#define SHMEM_TEAM_SHARED (&shmemi_team_shared)
+#define SHMEM_TEAM_INVALID ((shmem_team_t)0)
+#define SHMEM_CTX_DEFAULT (&shmemi_ctx_default)
+#define SHMEM_CTX_INVALID ((shmem_ctx_t)0)
 
 #if defined(__cplusplus)
 #define SHMEM_NORETURN [[noreturn]]
@@ -38,6 +87,9 @@ void shmem_init(void);
 void shmem_finalize(void);
 int shmem_my_pe(void);
 int shmem_n_pes(void);
+int shmem_init_thread(int requested, int *provided);
+void shmem_query_thread(int *provided);
+void shmem_pcontrol(const int level, ...);
 SHMEM_NORETURN void shmem_global_exit(int status);
 int shmem_pe_accessible(int pe);
 int shmem_addr_accessible(const void *addr, int pe);
@@ -51,8 +103,40 @@ void *shmem_calloc(size_t count, size_t size);
 void shmem_free(void *ptr);
 void *shmem_realloc(void *ptr, size_t size);
 void *shmem_align(size_t alignment, size_t size);
+void *shmem_malloc_with_hints(size_t size, long hints);
 
 /* ---- remote memory access --------------------------------------------------------------------------------- */
+#define SHMEM_DECLARE_CTX_RMA_(T, N)                                                                              \
+    void shmem_ctx_##N##_put(shmem_ctx_t ctx, T *dest, const T *source, size_t nelems, int pe);                 \
+    void shmem_ctx_##N##_get(shmem_ctx_t ctx, T *dest, const T *source, size_t nelems, int pe);                 \
+    void shmem_ctx_##N##_p(shmem_ctx_t ctx, T *dest, T value, int pe);                                         \
+    T shmem_ctx_##N##_g(shmem_ctx_t ctx, const T *source, int pe);                                              \
+    void shmem_ctx_##N##_iput(shmem_ctx_t ctx, T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst,         \
+                              size_t nelems, int pe);                                                           \
+    void shmem_ctx_##N##_iget(shmem_ctx_t ctx, T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst,         \
+                              size_t nelems, int pe);                                                           \
+    void shmem_ctx_##N##_put_nbi(shmem_ctx_t ctx, T *dest, const T *source, size_t nelems, int pe);             \
+    void shmem_ctx_##N##_get_nbi(shmem_ctx_t ctx, T *dest, const T *source, size_t nelems, int pe);
+SHMEM_RMA_TYPES(SHMEM_DECLARE_CTX_RMA_)
+#undef SHMEM_DECLARE_CTX_RMA_
+
+#define SHMEM_DECLARE_CTX_RMA_SIZE_(BITS)                                                                         \
+    void shmem_ctx_put##BITS(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe);           \
+    void shmem_ctx_get##BITS(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe);           \
+    void shmem_ctx_iput##BITS(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst,    \
+                              size_t nelems, int pe);                                                           \
+    void shmem_ctx_iget##BITS(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst,    \
+                              size_t nelems, int pe);                                                           \
+    void shmem_ctx_put##BITS##_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe);     \
+    void shmem_ctx_get##BITS##_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe);
+SHMEM_RMA_SIZES(SHMEM_DECLARE_CTX_RMA_SIZE_)
+#undef SHMEM_DECLARE_CTX_RMA_SIZE_
+
+void shmem_ctx_putmem(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe);
+void shmem_ctx_getmem(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe);
+void shmem_ctx_putmem_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe);
+void shmem_ctx_getmem_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe);
+
 #define SHMEM_DECLARE_RMA_(T, N)                                                                                  \
     void shmem_##N##_put(T *dest, const T *source, size_t nelems, int pe);                                      \
     void shmem_##N##_get(T *dest, const T *source, size_t nelems, int pe);                                      \
@@ -83,6 +167,8 @@ void shmem_getmem_nbi(void *dest, const void *source, size_t nelems, int pe);
 /* ---- memory ordering -------------------------------------------------------------------------------------- */
 void shmem_fence(void);
 void shmem_quiet(void);
+void shmem_ctx_fence(shmem_ctx_t ctx);
+void shmem_ctx_quiet(shmem_ctx_t ctx);
 
 /* ---- collectives ------------------------------------------------------------------------------------------ */
 void shmem_barrier_all(void);
@@ -99,66 +185,10 @@ SHMEM_SYNC_TYPES(SHMEM_DECLARE_SYNC_)
 } /* extern "C" */
 #endif
 
-/* ---- generic names ---------------------------------------------------------------------------------------- */
-#if defined(__cplusplus)
-
-#define SHMEM_CXX_RMA_(T, N)                                                                                       \
-    inline void shmem_put(T *dest, const T *source, size_t nelems, int pe) { shmem_##N##_put(dest, source, nelems, pe); } \
-    inline void shmem_get(T *dest, const T *source, size_t nelems, int pe) { shmem_##N##_get(dest, source, nelems, pe); } \
-    inline void shmem_p(T *dest, T value, int pe) { shmem_##N##_p(dest, value, pe); }                                \
-    inline T shmem_g(const T *source, int pe) { return shmem_##N##_g(source, pe); }                                 \
-    inline void shmem_iput(T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe)           \
-    {                                                                                                                 \
-        shmem_##N##_iput(dest, source, dst, sst, nelems, pe);                                                        \
-    }                                                                                                                 \
-    inline void shmem_iget(T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe)           \
-    {                                                                                                                 \
-        shmem_##N##_iget(dest, source, dst, sst, nelems, pe);                                                        \
-    }                                                                                                                 \
-    inline void shmem_put_nbi(T *dest, const T *source, size_t nelems, int pe)                                      \
-    {                                                                                                                 \
-        shmem_##N##_put_nbi(dest, source, nelems, pe);                                                               \
-    }                                                                                                                 \
-    inline void shmem_get_nbi(T *dest, const T *source, size_t nelems, int pe)                                      \
-    {                                                                                                                 \
-        shmem_##N##_get_nbi(dest, source, nelems, pe);                                                               \
-    }
-SHMEM_RMA_STANDARD_TYPES(SHMEM_CXX_RMA_)
-#undef SHMEM_CXX_RMA_
-
-#define SHMEM_CXX_SYNC_(T, N)                                                                                     \
-    inline void shmem_wait_until(T *ivar, int cmp, T cmp_value) { shmem_##N##_wait_until(ivar, cmp, cmp_value); } \
-    inline int shmem_test(T *ivar, int cmp, T cmp_value) { return shmem_##N##_test(ivar, cmp, cmp_value); }
-SHMEM_SYNC_STANDARD_TYPES(SHMEM_CXX_SYNC_)
-#undef SHMEM_CXX_SYNC_
-
-#elif defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
-
-/* Selection is on the pointed-to type (*(dest)): lvalue conversion drops qualifiers, so a `const T *` source and
- * a `T *` select the same routine. Each case macro starts with its comma, so no list ends in a stray one. */
-#define SHMEM_GEN_PUT_(T, N) , T : shmem_##N##_put
-#define SHMEM_GEN_GET_(T, N) , T : shmem_##N##_get
-#define SHMEM_GEN_P_(T, N) , T : shmem_##N##_p
-#define SHMEM_GEN_G_(T, N) , T : shmem_##N##_g
-#define SHMEM_GEN_IPUT_(T, N) , T : shmem_##N##_iput
-#define SHMEM_GEN_IGET_(T, N) , T : shmem_##N##_iget
-#define SHMEM_GEN_PUT_NBI_(T, N) , T : shmem_##N##_put_nbi
-#define SHMEM_GEN_GET_NBI_(T, N) , T : shmem_##N##_get_nbi
-#define SHMEM_GEN_WAIT_UNTIL_(T, N) , T : shmem_##N##_wait_until
-#define SHMEM_GEN_TEST_(T, N) , T : shmem_##N##_test
-
-#define shmem_put(dest, ...) _Generic(*(dest) SHMEM_RMA_STANDARD_TYPES(SHMEM_GEN_PUT_))(dest, __VA_ARGS__)
-#define shmem_get(dest, ...) _Generic(*(dest) SHMEM_RMA_STANDARD_TYPES(SHMEM_GEN_GET_))(dest, __VA_ARGS__)
-#define shmem_p(dest, ...) _Generic(*(dest) SHMEM_RMA_STANDARD_TYPES(SHMEM_GEN_P_))(dest, __VA_ARGS__)
-#define shmem_g(source, ...) _Generic(*(source) SHMEM_RMA_STANDARD_TYPES(SHMEM_GEN_G_))(source, __VA_ARGS__)
-#define shmem_iput(dest, ...) _Generic(*(dest) SHMEM_RMA_STANDARD_TYPES(SHMEM_GEN_IPUT_))(dest, __VA_ARGS__)
-#define shmem_iget(dest, ...) _Generic(*(dest) SHMEM_RMA_STANDARD_TYPES(SHMEM_GEN_IGET_))(dest, __VA_ARGS__)
-#define shmem_put_nbi(dest, ...) _Generic(*(dest) SHMEM_RMA_STANDARD_TYPES(SHMEM_GEN_PUT_NBI_))(dest, __VA_ARGS__)
-#define shmem_get_nbi(dest, ...) _Generic(*(dest) SHMEM_RMA_STANDARD_TYPES(SHMEM_GEN_GET_NBI_))(dest, __VA_ARGS__)
-#define shmem_wait_until(ivar, ...) \
-    _Generic(*(ivar) SHMEM_SYNC_STANDARD_TYPES(SHMEM_GEN_WAIT_UNTIL_))(ivar, __VA_ARGS__)
-#define shmem_test(ivar, ...) _Generic(*(ivar) SHMEM_SYNC_STANDARD_TYPES(SHMEM_GEN_TEST_))(ivar, __VA_ARGS__)
-
-#endif /* generic names */
+#include "shmem_teams.h"
+#include "shmem_amo.h"
+#include "shmem_p2p.h"
+#include "shmem_legacy.h"
+#include "shmem_generic.h"
 
 #endif /* SHMEM_H */

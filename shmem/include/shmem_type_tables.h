@@ -68,6 +68,112 @@
     SHMEM_SYNC_STANDARD_TYPES(X) \
     SHMEM_SYNC_TYPEDEF_TYPES(X)
 
+/* Atomic memory operations (OpenSHMEM 1.5 Tables 6-8). Standard AMO types: fetch_inc, inc, fetch_add, add,
+ * compare_swap; extended AMO types (standard + float, double): fetch, set, swap; bitwise AMO types: and, or, xor. */
+#define SHMEM_AMO_STANDARD_STANDARD_TYPES(X) \
+    X(int, int)                               \
+    X(long, long)                             \
+    X(long long, longlong)                    \
+    X(unsigned int, uint)                     \
+    X(unsigned long, ulong)                   \
+    X(unsigned long long, ulonglong)
+#define SHMEM_AMO_STANDARD_TYPEDEF_TYPES(X) \
+    X(int32_t, int32)                        \
+    X(int64_t, int64)                        \
+    X(uint32_t, uint32)                      \
+    X(uint64_t, uint64)                      \
+    X(size_t, size)                          \
+    X(ptrdiff_t, ptrdiff)
+#define SHMEM_AMO_STANDARD_TYPES(X)       \
+    SHMEM_AMO_STANDARD_STANDARD_TYPES(X) \
+    SHMEM_AMO_STANDARD_TYPEDEF_TYPES(X)
+
+#define SHMEM_AMO_EXTENDED_STANDARD_TYPES(X) \
+    X(float, float)                           \
+    X(double, double)                         \
+    SHMEM_AMO_STANDARD_STANDARD_TYPES(X)
+#define SHMEM_AMO_EXTENDED_TYPES(X)       \
+    X(float, float)                       \
+    X(double, double)                     \
+    SHMEM_AMO_STANDARD_TYPES(X)
+
+#define SHMEM_AMO_BITWISE_STANDARD_TYPES(X) \
+    X(unsigned int, uint)                    \
+    X(unsigned long, ulong)                  \
+    X(unsigned long long, ulonglong)
+#define SHMEM_AMO_BITWISE_TYPEDEF_TYPES(X) \
+    X(int32_t, int32)                       \
+    X(int64_t, int64)                       \
+    X(uint32_t, uint32)                     \
+    X(uint64_t, uint64)
+#define SHMEM_AMO_BITWISE_TYPES(X)       \
+    SHMEM_AMO_BITWISE_STANDARD_TYPES(X) \
+    SHMEM_AMO_BITWISE_TYPEDEF_TYPES(X)
+
+/* Reductions (OpenSHMEM 1.5 Table 10). Bitwise: and, or, xor; min/max: compare; arithmetic: sum, prod. */
+#define SHMEM_REDUCE_BITWISE_TYPES(X) \
+    X(unsigned char, uchar)           \
+    X(unsigned short, ushort)         \
+    X(unsigned int, uint)             \
+    X(unsigned long, ulong)           \
+    X(unsigned long long, ulonglong)  \
+    X(int8_t, int8)                   \
+    X(int16_t, int16)                 \
+    X(int32_t, int32)                 \
+    X(int64_t, int64)                 \
+    X(uint8_t, uint8)                 \
+    X(uint16_t, uint16)               \
+    X(uint32_t, uint32)               \
+    X(uint64_t, uint64)               \
+    X(size_t, size)
+
+#define SHMEM_REDUCE_MINMAX_TYPES(X) \
+    X(char, char)                    \
+    X(signed char, schar)            \
+    X(short, short)                  \
+    X(int, int)                      \
+    X(long, long)                    \
+    X(long long, longlong)           \
+    X(ptrdiff_t, ptrdiff)            \
+    X(unsigned char, uchar)          \
+    X(unsigned short, ushort)        \
+    X(unsigned int, uint)            \
+    X(unsigned long, ulong)          \
+    X(unsigned long long, ulonglong) \
+    X(int8_t, int8)                  \
+    X(int16_t, int16)                \
+    X(int32_t, int32)                \
+    X(int64_t, int64)                \
+    X(uint8_t, uint8)                \
+    X(uint16_t, uint16)              \
+    X(uint32_t, uint32)              \
+    X(uint64_t, uint64)              \
+    X(size_t, size)                  \
+    X(float, float)                  \
+    X(double, double)                \
+    X(long double, longdouble)
+
+#define SHMEM_REDUCE_ARITH_TYPES(X)           \
+    SHMEM_REDUCE_MINMAX_TYPES(X)              \
+    X(double _Complex, complexd)              \
+    X(float _Complex, complexf)
+
+/* Deprecated active-set reductions, shmem_TYPE_OP_to_all (OpenSHMEM 1.4 names) */
+#define SHMEM_TO_ALL_BITWISE_TYPES(X) \
+    X(short, short)                   \
+    X(int, int)                       \
+    X(long, long)                     \
+    X(long long, longlong)
+#define SHMEM_TO_ALL_MINMAX_TYPES(X) \
+    SHMEM_TO_ALL_BITWISE_TYPES(X)    \
+    X(float, float)                  \
+    X(double, double)                \
+    X(long double, longdouble)
+#define SHMEM_TO_ALL_ARITH_TYPES(X) \
+    SHMEM_TO_ALL_MINMAX_TYPES(X)    \
+    X(double _Complex, complexd)    \
+    X(float _Complex, complexf)
+
 /* Sized RMA routines: X(BITS) for shmem_putBITS, shmem_getBITS, shmem_iputBITS, ... */
 #define SHMEM_RMA_SIZES(X) X(8) X(16) X(32) X(64) X(128)
 

@@ -74,6 +74,14 @@ extern "C" {
 
 void *shmem_malloc(size_t size) { return allocate("shmem_malloc", size, BrkHeap::min_align); }
 
+// Hints (SHMEM_MALLOC_ATOMICS_REMOTE, SHMEM_MALLOC_SIGNAL_REMOTE, or any other) change nothing here: every word
+// of the heap is equally reachable by atomics. Unknown hints are not an error (OpenSHMEM 1.5 §9.3.2).
+void *shmem_malloc_with_hints(size_t size, long hints)
+{
+    (void)hints;
+    return allocate("shmem_malloc_with_hints", size, BrkHeap::min_align);
+}
+
 void *shmem_align(size_t alignment, size_t size)
 {
     if (alignment == 0 || (alignment & (alignment - 1)) != 0) {

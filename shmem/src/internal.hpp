@@ -85,6 +85,9 @@ inline void check_stride(const char *routine, const char *arg, ptrdiff_t stride)
         if (__builtin_expect(stride <= 0, 0)) fail_bad_stride(routine, arg, stride);
 }
 
+// Teams (team.cpp): the predefined teams and the default context, set up by shmem_init.
+void init_teams();
+
 // Barriers (sync.cpp). sync_all is the barrier without the quiet.
 void sync_all();
 void barrier_wand();

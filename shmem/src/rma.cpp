@@ -3,7 +3,7 @@
 // One template body per operation; the C entry points are generated from the type tables in
 // shmem_type_tables.h. On a port without DMA, the _nbi forms complete before they return, which the
 // specification allows (completion is only promised by shmem_quiet, and it may come earlier).
-#include "internal.hpp"
+#include "team.hpp"
 
 using namespace shmem;
 using namespace shmem::detail;
@@ -11,24 +11,27 @@ using namespace shmem::detail;
 namespace shmem::detail {
 namespace {
 
-inline void check_rma(const char *routine, const char *arg, const void *symmetric, size_t bytes, int pe)
+// Checks a transfer and returns the world PE of the context's `pe`.
+inline int check_rma(const char *routine, shmem_ctx_t ctx, const char *arg, const void *symmetric, size_t bytes,
+                     int pe)
 {
     check_init(routine);
-    check_pe(routine, pe);
+    pe = ctx_pe(routine, ctx, pe);
     check_symmetric(routine, arg, symmetric, bytes);
+    return pe;
 }
 
-inline void put(const char *routine, void *dest, const void *source, size_t bytes, int pe)
+inline void put(const char *routine, shmem_ctx_t ctx, void *dest, const void *source, size_t bytes, int pe)
 {
-    check_rma(routine, "dest", dest, bytes, pe);
+    pe = check_rma(routine, ctx, "dest", dest, bytes, pe);
     if (bytes == 0) return;
     port::put_bytes(port::remote_ptr(dest, pe), source, bytes);
     if (pe != port::my_pe()) port::notify(pe);
 }
 
-inline void get(const char *routine, void *dest, const void *source, size_t bytes, int pe)
+inline void get(const char *routine, shmem_ctx_t ctx, void *dest, const void *source, size_t bytes, int pe)
 {
-    check_rma(routine, "source", source, bytes, pe);
+    pe = check_rma(routine, ctx, "source", source, bytes, pe);
     if (bytes == 0) return;
     port::get_bytes(dest, port::remote_ptr(source, pe), bytes);
 }
@@ -36,10 +39,11 @@ inline void get(const char *routine, void *dest, const void *source, size_t byte
 // Strided: element i goes from source[i * sst] to dest[i * dst]. Elements are copied as whole objects of
 // their size (T), so an element is never torn into bytes.
 template <class T>
-inline void iput(const char *routine, T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t n, int pe)
+inline void iput(const char *routine, shmem_ctx_t ctx, T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst,
+                 size_t n, int pe)
 {
     check_init(routine);
-    check_pe(routine, pe);
+    pe = ctx_pe(routine, ctx, pe);
     check_stride(routine, "dst", dst);
     check_stride(routine, "sst", sst);
     if (n == 0) return;
@@ -50,10 +54,11 @@ inline void iput(const char *routine, T *dest, const T *source, ptrdiff_t dst, p
 }
 
 template <class T>
-inline void iget(const char *routine, T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t n, int pe)
+inline void iget(const char *routine, shmem_ctx_t ctx, T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst,
+                 size_t n, int pe)
 {
     check_init(routine);
-    check_pe(routine, pe);
+    pe = ctx_pe(routine, ctx, pe);
     check_stride(routine, "dst", dst);
     check_stride(routine, "sst", sst);
     if (n == 0) return;
@@ -63,17 +68,17 @@ inline void iget(const char *routine, T *dest, const T *source, ptrdiff_t dst, p
 }
 
 template <class T>
-inline void p(const char *routine, T *dest, T value, int pe)
+inline void p(const char *routine, shmem_ctx_t ctx, T *dest, T value, int pe)
 {
-    check_rma(routine, "dest", dest, sizeof(T), pe);
+    pe = check_rma(routine, ctx, "dest", dest, sizeof(T), pe);
     *port::remote_ptr(dest, pe) = value;
     if (pe != port::my_pe()) port::notify(pe);
 }
 
 template <class T>
-inline T g(const char *routine, const T *source, int pe)
+inline T g(const char *routine, shmem_ctx_t ctx, const T *source, int pe)
 {
-    check_rma(routine, "source", source, sizeof(T), pe);
+    pe = check_rma(routine, ctx, "source", source, sizeof(T), pe);
     return *port::remote_ptr(source, pe);
 }
 
@@ -106,83 +111,144 @@ struct alignas(8) Sized<128> {
 }  // namespace
 }  // namespace shmem::detail
 
+#define D_ SHMEM_CTX_DEFAULT
+
 extern "C" {
 
+// Each routine is defined in its context form; the plain form is the context form on SHMEM_CTX_DEFAULT.
 #define SHMEM_DEFINE_RMA_(T, N)                                                                                 \
+    void shmem_ctx_##N##_put(shmem_ctx_t ctx, T *dest, const T *source, size_t nelems, int pe)                  \
+    {                                                                                                             \
+        put("shmem_ctx_" #N "_put", ctx, dest, source, nelems * sizeof(T), pe);                                 \
+    }                                                                                                             \
     void shmem_##N##_put(T *dest, const T *source, size_t nelems, int pe)                                       \
     {                                                                                                             \
-        put("shmem_" #N "_put", dest, source, nelems * sizeof(T), pe);                                          \
+        put("shmem_" #N "_put", D_, dest, source, nelems * sizeof(T), pe);                                      \
+    }                                                                                                             \
+    void shmem_ctx_##N##_get(shmem_ctx_t ctx, T *dest, const T *source, size_t nelems, int pe)                  \
+    {                                                                                                             \
+        get("shmem_ctx_" #N "_get", ctx, dest, source, nelems * sizeof(T), pe);                                 \
     }                                                                                                             \
     void shmem_##N##_get(T *dest, const T *source, size_t nelems, int pe)                                       \
     {                                                                                                             \
-        get("shmem_" #N "_get", dest, source, nelems * sizeof(T), pe);                                          \
+        get("shmem_" #N "_get", D_, dest, source, nelems * sizeof(T), pe);                                      \
+    }                                                                                                             \
+    void shmem_ctx_##N##_put_nbi(shmem_ctx_t ctx, T *dest, const T *source, size_t nelems, int pe)              \
+    {                                                                                                             \
+        put("shmem_ctx_" #N "_put_nbi", ctx, dest, source, nelems * sizeof(T), pe);                             \
     }                                                                                                             \
     void shmem_##N##_put_nbi(T *dest, const T *source, size_t nelems, int pe)                                   \
     {                                                                                                             \
-        put("shmem_" #N "_put_nbi", dest, source, nelems * sizeof(T), pe);                                      \
+        put("shmem_" #N "_put_nbi", D_, dest, source, nelems * sizeof(T), pe);                                  \
+    }                                                                                                             \
+    void shmem_ctx_##N##_get_nbi(shmem_ctx_t ctx, T *dest, const T *source, size_t nelems, int pe)              \
+    {                                                                                                             \
+        get("shmem_ctx_" #N "_get_nbi", ctx, dest, source, nelems * sizeof(T), pe);                             \
     }                                                                                                             \
     void shmem_##N##_get_nbi(T *dest, const T *source, size_t nelems, int pe)                                   \
     {                                                                                                             \
-        get("shmem_" #N "_get_nbi", dest, source, nelems * sizeof(T), pe);                                      \
+        get("shmem_" #N "_get_nbi", D_, dest, source, nelems * sizeof(T), pe);                                  \
     }                                                                                                             \
-    void shmem_##N##_p(T *dest, T value, int pe) { p("shmem_" #N "_p", dest, value, pe); }                       \
-    T shmem_##N##_g(const T *source, int pe) { return g("shmem_" #N "_g", source, pe); }                        \
+    void shmem_ctx_##N##_p(shmem_ctx_t ctx, T *dest, T value, int pe) { p("shmem_ctx_" #N "_p", ctx, dest, value, pe); } \
+    void shmem_##N##_p(T *dest, T value, int pe) { p("shmem_" #N "_p", D_, dest, value, pe); }                    \
+    T shmem_ctx_##N##_g(shmem_ctx_t ctx, const T *source, int pe) { return g("shmem_ctx_" #N "_g", ctx, source, pe); } \
+    T shmem_##N##_g(const T *source, int pe) { return g("shmem_" #N "_g", D_, source, pe); }                     \
+    void shmem_ctx_##N##_iput(shmem_ctx_t ctx, T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst,          \
+                              size_t nelems, int pe)                                                             \
+    {                                                                                                             \
+        iput("shmem_ctx_" #N "_iput", ctx, dest, source, dst, sst, nelems, pe);                                 \
+    }                                                                                                             \
     void shmem_##N##_iput(T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe)       \
     {                                                                                                             \
-        iput("shmem_" #N "_iput", dest, source, dst, sst, nelems, pe);                                          \
+        iput("shmem_" #N "_iput", D_, dest, source, dst, sst, nelems, pe);                                      \
+    }                                                                                                             \
+    void shmem_ctx_##N##_iget(shmem_ctx_t ctx, T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst,          \
+                              size_t nelems, int pe)                                                             \
+    {                                                                                                             \
+        iget("shmem_ctx_" #N "_iget", ctx, dest, source, dst, sst, nelems, pe);                                 \
     }                                                                                                             \
     void shmem_##N##_iget(T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe)       \
     {                                                                                                             \
-        iget("shmem_" #N "_iget", dest, source, dst, sst, nelems, pe);                                          \
+        iget("shmem_" #N "_iget", D_, dest, source, dst, sst, nelems, pe);                                      \
     }
 SHMEM_RMA_TYPES(SHMEM_DEFINE_RMA_)
 #undef SHMEM_DEFINE_RMA_
 
 #define SHMEM_DEFINE_RMA_SIZE_(BITS)                                                                             \
+    void shmem_ctx_put##BITS(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe)            \
+    {                                                                                                             \
+        put("shmem_ctx_put" #BITS, ctx, dest, source, nelems * (BITS / 8), pe);                                 \
+    }                                                                                                             \
     void shmem_put##BITS(void *dest, const void *source, size_t nelems, int pe)                                 \
     {                                                                                                             \
-        put("shmem_put" #BITS, dest, source, nelems * (BITS / 8), pe);                                          \
+        put("shmem_put" #BITS, D_, dest, source, nelems * (BITS / 8), pe);                                      \
+    }                                                                                                             \
+    void shmem_ctx_get##BITS(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe)            \
+    {                                                                                                             \
+        get("shmem_ctx_get" #BITS, ctx, dest, source, nelems * (BITS / 8), pe);                                 \
     }                                                                                                             \
     void shmem_get##BITS(void *dest, const void *source, size_t nelems, int pe)                                 \
     {                                                                                                             \
-        get("shmem_get" #BITS, dest, source, nelems * (BITS / 8), pe);                                          \
+        get("shmem_get" #BITS, D_, dest, source, nelems * (BITS / 8), pe);                                      \
+    }                                                                                                             \
+    void shmem_ctx_put##BITS##_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe)      \
+    {                                                                                                             \
+        put("shmem_ctx_put" #BITS "_nbi", ctx, dest, source, nelems * (BITS / 8), pe);                          \
     }                                                                                                             \
     void shmem_put##BITS##_nbi(void *dest, const void *source, size_t nelems, int pe)                           \
     {                                                                                                             \
-        put("shmem_put" #BITS "_nbi", dest, source, nelems * (BITS / 8), pe);                                   \
+        put("shmem_put" #BITS "_nbi", D_, dest, source, nelems * (BITS / 8), pe);                               \
+    }                                                                                                             \
+    void shmem_ctx_get##BITS##_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe)      \
+    {                                                                                                             \
+        get("shmem_ctx_get" #BITS "_nbi", ctx, dest, source, nelems * (BITS / 8), pe);                          \
     }                                                                                                             \
     void shmem_get##BITS##_nbi(void *dest, const void *source, size_t nelems, int pe)                           \
     {                                                                                                             \
-        get("shmem_get" #BITS "_nbi", dest, source, nelems * (BITS / 8), pe);                                   \
+        get("shmem_get" #BITS "_nbi", D_, dest, source, nelems * (BITS / 8), pe);                               \
+    }                                                                                                             \
+    void shmem_ctx_iput##BITS(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst,    \
+                              size_t nelems, int pe)                                                             \
+    {                                                                                                             \
+        using E = Sized<BITS>;                                                                                    \
+        iput("shmem_ctx_iput" #BITS, ctx, static_cast<E *>(dest), static_cast<const E *>(source), dst, sst,      \
+             nelems, pe);                                                                                         \
     }                                                                                                             \
     void shmem_iput##BITS(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe)  \
     {                                                                                                             \
         using E = Sized<BITS>;                                                                                    \
-        iput("shmem_iput" #BITS, static_cast<E *>(dest), static_cast<const E *>(source), dst, sst, nelems, pe); \
+        iput("shmem_iput" #BITS, D_, static_cast<E *>(dest), static_cast<const E *>(source), dst, sst, nelems,   \
+             pe);                                                                                                 \
+    }                                                                                                             \
+    void shmem_ctx_iget##BITS(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst,    \
+                              size_t nelems, int pe)                                                             \
+    {                                                                                                             \
+        using E = Sized<BITS>;                                                                                    \
+        iget("shmem_ctx_iget" #BITS, ctx, static_cast<E *>(dest), static_cast<const E *>(source), dst, sst,      \
+             nelems, pe);                                                                                         \
     }                                                                                                             \
     void shmem_iget##BITS(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe)  \
     {                                                                                                             \
         using E = Sized<BITS>;                                                                                    \
-        iget("shmem_iget" #BITS, static_cast<E *>(dest), static_cast<const E *>(source), dst, sst, nelems, pe); \
+        iget("shmem_iget" #BITS, D_, static_cast<E *>(dest), static_cast<const E *>(source), dst, sst, nelems,   \
+             pe);                                                                                                 \
     }
 SHMEM_RMA_SIZES(SHMEM_DEFINE_RMA_SIZE_)
 #undef SHMEM_DEFINE_RMA_SIZE_
 
-void shmem_putmem(void *dest, const void *source, size_t nelems, int pe)
-{
-    put("shmem_putmem", dest, source, nelems, pe);
-}
-void shmem_getmem(void *dest, const void *source, size_t nelems, int pe)
-{
-    get("shmem_getmem", dest, source, nelems, pe);
-}
-void shmem_putmem_nbi(void *dest, const void *source, size_t nelems, int pe)
-{
-    put("shmem_putmem_nbi", dest, source, nelems, pe);
-}
-void shmem_getmem_nbi(void *dest, const void *source, size_t nelems, int pe)
-{
-    get("shmem_getmem_nbi", dest, source, nelems, pe);
-}
+#define SHMEM_DEFINE_MEM_(NAME, OP)                                                                              \
+    void shmem_ctx_##NAME(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe)               \
+    {                                                                                                             \
+        OP("shmem_ctx_" #NAME, ctx, dest, source, nelems, pe);                                                  \
+    }                                                                                                             \
+    void shmem_##NAME(void *dest, const void *source, size_t nelems, int pe)                                    \
+    {                                                                                                             \
+        OP("shmem_" #NAME, D_, dest, source, nelems, pe);                                                       \
+    }
+SHMEM_DEFINE_MEM_(putmem, put)
+SHMEM_DEFINE_MEM_(getmem, get)
+SHMEM_DEFINE_MEM_(putmem_nbi, put)
+SHMEM_DEFINE_MEM_(getmem_nbi, get)
+#undef SHMEM_DEFINE_MEM_
 
 }  // extern "C"

@@ -15,6 +15,7 @@ void shmem_init(void)
     if (state.initialized++ == 0) {
         const auto &g = port::geometry;
         state.heap.init(g.heap_lo, g.heap_hi);
+        init_teams();
     }
     sync_all();
 }
@@ -50,6 +51,20 @@ void *shmem_ptr(const void *dest, int pe)
     if (!is_symmetric(dest, 1)) return nullptr;  // not remotely accessible: the specification's null pointer
     return port::remote_ptr(const_cast<void *>(dest), pe);
 }
+
+int shmem_init_thread(int requested, int *provided)
+{
+    (void)requested;
+    shmem_init();
+    // A PE is one bare-metal core with one thread of control and the library takes no locks for threads:
+    // SHMEM_THREAD_SINGLE is what is really provided, whatever was asked.
+    if (provided != nullptr) *provided = SHMEM_THREAD_SINGLE;
+    return 0;
+}
+
+void shmem_query_thread(int *provided) { *provided = SHMEM_THREAD_SINGLE; }
+
+void shmem_pcontrol(const int level, ...) { (void)level; }  // no profiling library to tell
 
 void shmem_info_get_version(int *major, int *minor)
 {

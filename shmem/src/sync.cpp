@@ -1,5 +1,5 @@
 // Ordering, barriers and point-to-point synchronization.
-#include "internal.hpp"
+#include "team.hpp"
 
 using namespace shmem;
 using namespace shmem::detail;
@@ -95,8 +95,20 @@ inline int test(const char *routine, T *ivar, int cmp, T cmp_value)
 
 extern "C" {
 
+// No DMA on this port: a put is complete when its stores retire, so quiet and fence are the same fence for
+// every context (and a context's quiet waits for nothing of another context's).
 void shmem_fence(void) { port::fence(); }
 void shmem_quiet(void) { port::quiet(); }
+void shmem_ctx_fence(shmem_ctx_t ctx)
+{
+    check_ctx("shmem_ctx_fence", ctx);
+    port::fence();
+}
+void shmem_ctx_quiet(shmem_ctx_t ctx)
+{
+    check_ctx("shmem_ctx_quiet", ctx);
+    port::quiet();
+}
 
 void shmem_barrier_all(void)
 {

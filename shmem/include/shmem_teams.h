@@ -1,0 +1,106 @@
+/* Teams, contexts and collectives (team-based, and the deprecated active-set forms). Included by shmem.h. */
+#ifndef SHMEM_TEAMS_H
+#define SHMEM_TEAMS_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- teams -------------------------------------------------------------------------------------------------- */
+int shmem_team_my_pe(shmem_team_t team);
+int shmem_team_n_pes(shmem_team_t team);
+int shmem_team_get_config(shmem_team_t team, long config_mask, shmem_team_config_t *config);
+int shmem_team_translate_pe(shmem_team_t src_team, int src_pe, shmem_team_t dest_team);
+int shmem_team_split_strided(shmem_team_t parent_team, int start, int stride, int size,
+                             const shmem_team_config_t *config, long config_mask, shmem_team_t *new_team);
+int shmem_team_split_2d(shmem_team_t parent_team, int xrange, const shmem_team_config_t *xaxis_config,
+                        long xaxis_mask, shmem_team_t *xaxis_team, const shmem_team_config_t *yaxis_config,
+                        long yaxis_mask, shmem_team_t *yaxis_team);
+void shmem_team_destroy(shmem_team_t team);
+
+/* ---- contexts ----------------------------------------------------------------------------------------------- */
+int shmem_ctx_create(long options, shmem_ctx_t *ctx);
+int shmem_team_create_ctx(shmem_team_t team, long options, shmem_ctx_t *ctx);
+int shmem_ctx_get_team(shmem_ctx_t ctx, shmem_team_t *team);
+void shmem_ctx_destroy(shmem_ctx_t ctx);
+
+/* ---- synchronization ---------------------------------------------------------------------------------------- */
+int shmem_team_sync(shmem_team_t team);
+/* shmem_sync: the 1.5 team form; shmem_sync(PE_start, logPE_stride, PE_size, pSync), the deprecated active-set
+ * form, is selected by its number of arguments (see the macro below). */
+int shmem_sync(shmem_team_t team);
+void shmemi_sync_active_set(int PE_start, int logPE_stride, int PE_size, long *pSync);
+void shmem_barrier(int PE_start, int logPE_stride, int PE_size, long *pSync);
+
+/* ---- team-based collectives (return 0 on success) ----------------------------------------------------------- */
+#define SHMEM_DECLARE_COLL_(T, N)                                                                                  \
+    int shmem_##N##_broadcast(shmem_team_t team, T *dest, const T *source, size_t nelems, int PE_root);          \
+    int shmem_##N##_collect(shmem_team_t team, T *dest, const T *source, size_t nelems);                         \
+    int shmem_##N##_fcollect(shmem_team_t team, T *dest, const T *source, size_t nelems);                        \
+    int shmem_##N##_alltoall(shmem_team_t team, T *dest, const T *source, size_t nelems);                        \
+    int shmem_##N##_alltoalls(shmem_team_t team, T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst,        \
+                              size_t nelems);
+SHMEM_RMA_TYPES(SHMEM_DECLARE_COLL_)
+#undef SHMEM_DECLARE_COLL_
+int shmem_broadcastmem(shmem_team_t team, void *dest, const void *source, size_t nelems, int PE_root);
+int shmem_collectmem(shmem_team_t team, void *dest, const void *source, size_t nelems);
+int shmem_fcollectmem(shmem_team_t team, void *dest, const void *source, size_t nelems);
+int shmem_alltoallmem(shmem_team_t team, void *dest, const void *source, size_t nelems);
+int shmem_alltoallsmem(shmem_team_t team, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst,
+                       size_t nelems);
+
+#define SHMEM_DECLARE_REDUCE_(T, N, OP) \
+    int shmem_##N##_##OP##_reduce(shmem_team_t team, T *dest, const T *source, size_t nreduce);
+#define SHMEM_DECLARE_REDUCE_BITWISE_(T, N) \
+    SHMEM_DECLARE_REDUCE_(T, N, and) SHMEM_DECLARE_REDUCE_(T, N, or) SHMEM_DECLARE_REDUCE_(T, N, xor)
+#define SHMEM_DECLARE_REDUCE_MINMAX_(T, N) SHMEM_DECLARE_REDUCE_(T, N, max) SHMEM_DECLARE_REDUCE_(T, N, min)
+#define SHMEM_DECLARE_REDUCE_ARITH_(T, N) SHMEM_DECLARE_REDUCE_(T, N, sum) SHMEM_DECLARE_REDUCE_(T, N, prod)
+SHMEM_REDUCE_BITWISE_TYPES(SHMEM_DECLARE_REDUCE_BITWISE_)
+SHMEM_REDUCE_MINMAX_TYPES(SHMEM_DECLARE_REDUCE_MINMAX_)
+SHMEM_REDUCE_ARITH_TYPES(SHMEM_DECLARE_REDUCE_ARITH_)
+#undef SHMEM_DECLARE_REDUCE_BITWISE_
+#undef SHMEM_DECLARE_REDUCE_MINMAX_
+#undef SHMEM_DECLARE_REDUCE_ARITH_
+#undef SHMEM_DECLARE_REDUCE_
+
+/* ---- deprecated active-set collectives (OpenSHMEM 1.4), with their pSync/pWrk rules ------------------------ */
+#define SHMEM_DECLARE_AS_SIZED_(BITS)                                                                             \
+    void shmem_broadcast##BITS(void *dest, const void *source, size_t nelems, int PE_root, int PE_start,        \
+                               int logPE_stride, int PE_size, long *pSync);                                      \
+    void shmem_collect##BITS(void *dest, const void *source, size_t nelems, int PE_start, int logPE_stride,     \
+                             int PE_size, long *pSync);                                                          \
+    void shmem_fcollect##BITS(void *dest, const void *source, size_t nelems, int PE_start, int logPE_stride,    \
+                              int PE_size, long *pSync);                                                         \
+    void shmem_alltoall##BITS(void *dest, const void *source, size_t nelems, int PE_start, int logPE_stride,    \
+                              int PE_size, long *pSync);                                                         \
+    void shmem_alltoalls##BITS(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,     \
+                               int PE_start, int logPE_stride, int PE_size, long *pSync);
+SHMEM_DECLARE_AS_SIZED_(32)
+SHMEM_DECLARE_AS_SIZED_(64)
+#undef SHMEM_DECLARE_AS_SIZED_
+
+#define SHMEM_DECLARE_TO_ALL_(T, N, OP)                                                                          \
+    void shmem_##N##_##OP##_to_all(T *dest, const T *source, int nreduce, int PE_start, int logPE_stride,       \
+                                   int PE_size, T *pWrk, long *pSync);
+#define SHMEM_DECLARE_TO_ALL_BITWISE_(T, N) \
+    SHMEM_DECLARE_TO_ALL_(T, N, and) SHMEM_DECLARE_TO_ALL_(T, N, or) SHMEM_DECLARE_TO_ALL_(T, N, xor)
+#define SHMEM_DECLARE_TO_ALL_MINMAX_(T, N) SHMEM_DECLARE_TO_ALL_(T, N, max) SHMEM_DECLARE_TO_ALL_(T, N, min)
+#define SHMEM_DECLARE_TO_ALL_ARITH_(T, N) SHMEM_DECLARE_TO_ALL_(T, N, sum) SHMEM_DECLARE_TO_ALL_(T, N, prod)
+SHMEM_TO_ALL_BITWISE_TYPES(SHMEM_DECLARE_TO_ALL_BITWISE_)
+SHMEM_TO_ALL_MINMAX_TYPES(SHMEM_DECLARE_TO_ALL_MINMAX_)
+SHMEM_TO_ALL_ARITH_TYPES(SHMEM_DECLARE_TO_ALL_ARITH_)
+#undef SHMEM_DECLARE_TO_ALL_BITWISE_
+#undef SHMEM_DECLARE_TO_ALL_MINMAX_
+#undef SHMEM_DECLARE_TO_ALL_ARITH_
+#undef SHMEM_DECLARE_TO_ALL_
+
+#ifdef __cplusplus
+}
+#endif
+
+/* shmem_sync(team) or shmem_sync(PE_start, logPE_stride, PE_size, pSync): chosen by the number of arguments. */
+#define SHMEMI_SYNC_PICK_(_1, _2, _3, _4, NAME, ...) NAME
+#define shmem_sync(...) \
+    SHMEMI_SYNC_PICK_(__VA_ARGS__, shmemi_sync_active_set, shmemi_sync_bad_, shmemi_sync_bad_, shmem_sync, )(__VA_ARGS__)
+
+#endif /* SHMEM_TEAMS_H */

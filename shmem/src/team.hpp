@@ -1,0 +1,68 @@
+// Teams and contexts: the objects behind shmem_team_t and shmem_ctx_t, and the translation of a context's
+// team-relative PE numbers to world PE numbers that every context routine starts with.
+#pragma once
+
+#include "internal.hpp"
+
+// Every team is a strided set of world PEs: start, start + stride, ..., start + (size - 1) * stride. Splits of a
+// strided team (strided or 2D) are strided again, so this is all any team needs.
+struct shmem_team_s {
+    int start;
+    int stride;
+    int size;
+    int my_pe;   // this PE's number in the team
+    int slot;    // index of the team's symmetric scratch (same on every member), -1 for a free object
+    int n_ctx;   // contexts created from this team and not destroyed
+    shmem_team_config_t config;
+    long config_mask;
+};
+
+struct shmem_ctx_s {
+    shmem_team_s *team;
+    long options;
+    int in_use;
+};
+
+namespace shmem::detail {
+
+// Limits, fixed at build time: every team has a slot of symmetric scratch (barrier and collective flags and
+// the reduction work area), so their number decides a part of every PE's memory.
+#ifndef SHMEM_MAX_TEAMS
+#define SHMEM_MAX_TEAMS 32
+#endif
+#ifndef SHMEM_MAX_CONTEXTS
+#define SHMEM_MAX_CONTEXTS 64
+#endif
+inline constexpr int max_teams = SHMEM_MAX_TEAMS;
+inline constexpr int max_contexts = SHMEM_MAX_CONTEXTS;
+
+inline int team_world_pe(const shmem_team_s *t, int team_pe) { return t->start + team_pe * t->stride; }
+
+[[noreturn]] void fail_bad_ctx(const char *routine, shmem_ctx_t ctx);
+[[noreturn]] void fail_bad_team(const char *routine, shmem_team_t team);
+[[noreturn]] void fail_bad_team_pe(const char *routine, shmem_team_t team, int pe);
+
+inline void check_ctx(const char *routine, shmem_ctx_t ctx)
+{
+    if constexpr (checks)
+        if (__builtin_expect(ctx == nullptr || ctx->in_use == 0, 0)) fail_bad_ctx(routine, ctx);
+}
+
+inline void check_team(const char *routine, shmem_team_t team)
+{
+    if constexpr (checks)
+        if (__builtin_expect(team == nullptr || team->slot < 0, 0)) fail_bad_team(routine, team);
+}
+
+// The world PE that `pe` of the context's team is, after checking the context and the PE (OpenSHMEM 1.5: the
+// PE argument of a context routine is relative to the context's team).
+inline int ctx_pe(const char *routine, shmem_ctx_t ctx, int pe)
+{
+    check_ctx(routine, ctx);
+    const shmem_team_s *t = ctx->team;
+    if constexpr (checks)
+        if (__builtin_expect(unsigned(pe) >= unsigned(t->size), 0)) fail_bad_team_pe(routine, ctx->team, pe);
+    return team_world_pe(t, pe);
+}
+
+}  // namespace shmem::detail
