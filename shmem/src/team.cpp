@@ -1,5 +1,5 @@
 // Teams and contexts: the predefined objects, creation and destruction, queries, PE translation.
-#include "team.hpp"
+#include "coll.hpp"
 
 using namespace shmem;
 using namespace shmem::detail;
@@ -14,6 +14,58 @@ namespace shmem::detail {
 
 shmem_team_s team_objects[max_teams];  // objects of created teams (slot < 0: free)
 shmem_ctx_s ctx_objects[max_contexts]; // objects of created contexts (in_use == 0: free)
+
+namespace {
+
+// Scratch slots this PE does not use (bit i = slot i free). A new team needs a slot that is free on all of its
+// members; the parent team agrees on one with an AND-reduction of these masks, the only collective step of a
+// split. Disjoint teams made by the same split (the rows of a 2D split) may share a slot: no PE is in two of
+// them, so their flags never meet.
+static_assert(max_teams <= 64, "slot masks are 64 bits");
+uint64_t free_slots;
+uint64_t mask_in, mask_out;  // symmetric operands of that reduction
+
+// Agrees with the parent team on the lowest `count` slots free on all its members; false if there are not enough.
+bool agree_on_slots(shmem_team_s *parent, int count, int *slots)
+{
+    mask_in = free_slots;
+    reduce(team_group(parent), &mask_out, &mask_in, 1, [](uint64_t a, uint64_t b) { return a & b; });
+    uint64_t common = mask_out;
+    for (int i = 0; i < count; ++i) {
+        if (common == 0) return false;
+        slots[i] = __builtin_ctzll(common);
+        common &= common - 1;
+    }
+    return true;
+}
+
+shmem_team_s *new_team_object()
+{
+    for (auto &t : team_objects)
+        if (t.slot < 0) return &t;
+    return nullptr;  // cannot happen: there are no more objects than slots
+}
+
+// Makes this PE's team of a split: members start + i * stride of the parent (parent-relative numbers).
+shmem_team_t make_team(shmem_team_s *parent, int start, int stride, int size, int slot,
+                       const shmem_team_config_t *config, long config_mask)
+{
+    const int me = parent->my_pe;
+    if (me < start || (me - start) % stride != 0 || (me - start) / stride >= size) return SHMEM_TEAM_INVALID;
+    shmem_team_s *t = new_team_object();
+    t->start = team_world_pe(parent, start);
+    t->stride = parent->stride * stride;
+    t->size = size;
+    t->my_pe = (me - start) / stride;
+    t->slot = slot;
+    t->n_ctx = 0;
+    t->config_mask = config_mask;
+    t->config.num_contexts = (config != nullptr && (config_mask & SHMEM_TEAM_NUM_CONTEXTS)) ? config->num_contexts : 0;
+    free_slots &= ~(uint64_t(1) << slot);
+    return t;
+}
+
+}  // namespace
 
 void init_teams()
 {
@@ -31,6 +83,7 @@ void init_teams()
     shmemi_team_world.slot = 0;
     shmemi_team_shared.slot = 1;
     for (auto &t : team_objects) t.slot = -1;
+    free_slots = (max_teams == 64 ? ~uint64_t(0) : (uint64_t(1) << max_teams) - 1) & ~uint64_t(3);
     shmemi_ctx_default = {&shmemi_team_world, 0, 1};
 }
 
@@ -104,6 +157,105 @@ int shmem_team_translate_pe(shmem_team_t src_team, int src_pe, shmem_team_t dest
     const int off = world - dest_team->start;
     if (off < 0 || off % dest_team->stride != 0 || off / dest_team->stride >= dest_team->size) return -1;
     return off / dest_team->stride;
+}
+
+int shmem_team_split_strided(shmem_team_t parent, int start, int stride, int size, const shmem_team_config_t *config,
+                             long config_mask, shmem_team_t *new_team)
+{
+    const char *routine = "shmem_team_split_strided";
+    check_init(routine);
+    *new_team = SHMEM_TEAM_INVALID;
+    if (parent == SHMEM_TEAM_INVALID) return -1;
+    check_team(routine, parent);
+    if (size == 1) stride = 1;  // one member: the stride means nothing
+    // Invalid arguments are a collective failure (every member of the parent sees the same ones): the
+    // specification's non-zero return, with the reason said once.
+    if (start < 0 || size < 1 || stride < 1 || start + int64_t(size - 1) * stride >= parent->size) {
+        if (parent->my_pe == 0) {
+            Message m;
+            m.s("libshmem: PE ").i(port::my_pe()).s(": ").s(routine).s(": start ").i(start).s(", stride ").i(stride)
+                .s(", size ").i(size).s(" do not describe PEs of the parent team (").i(parent->size)
+                .s(" PEs); expected start >= 0, stride >= 1, size >= 1 and start + (size - 1) * stride < ")
+                .i(parent->size).s("; no team created");
+            m.write();
+        }
+        return -1;
+    }
+    int slot;
+    if (!agree_on_slots(parent, 1, &slot)) {
+        if (parent->my_pe == 0) {
+            Message m;
+            m.s("libshmem: PE ").i(port::my_pe()).s(": ").s(routine).s(": no team slot is free on every member (")
+                .i(max_teams).s(" teams at most, SHMEM_MAX_TEAMS); destroy a team first; no team created");
+            m.write();
+        }
+        return -1;
+    }
+    *new_team = make_team(parent, start, stride, size, slot, config, config_mask);
+    return 0;
+}
+
+// Rows of xrange PEs (the x-axis teams) and columns (the y-axis teams) of the parent laid out row by row; the
+// last row may be short. Two slots, one for all rows and one for all columns (rows are disjoint, so are columns).
+int shmem_team_split_2d(shmem_team_t parent, int xrange, const shmem_team_config_t *xaxis_config, long xaxis_mask,
+                        shmem_team_t *xaxis_team, const shmem_team_config_t *yaxis_config, long yaxis_mask,
+                        shmem_team_t *yaxis_team)
+{
+    const char *routine = "shmem_team_split_2d";
+    check_init(routine);
+    *xaxis_team = *yaxis_team = SHMEM_TEAM_INVALID;
+    if (parent == SHMEM_TEAM_INVALID) return -1;
+    check_team(routine, parent);
+    if (xrange < 1) {
+        if (parent->my_pe == 0) {
+            Message m;
+            m.s("libshmem: PE ").i(port::my_pe()).s(": ").s(routine).s(": xrange = ").i(xrange)
+                .s("; expected xrange >= 1; no teams created");
+            m.write();
+        }
+        return -1;
+    }
+    const int n = parent->size, x = xrange > n ? n : xrange;
+    int slots[2];
+    if (!agree_on_slots(parent, 2, slots)) {
+        if (parent->my_pe == 0) {
+            Message m;
+            m.s("libshmem: PE ").i(port::my_pe()).s(": ").s(routine).s(": two team slots are not free on every ")
+                .s("member (").i(max_teams).s(" teams at most, SHMEM_MAX_TEAMS); no teams created");
+            m.write();
+        }
+        return -1;
+    }
+    const int me = parent->my_pe, row = me / x, col = me % x;
+    const int row_len = (row + 1) * x <= n ? x : n - row * x;
+    const int col_len = (n - col + x - 1) / x;
+    *xaxis_team = make_team(parent, row * x, 1, row_len, slots[0], xaxis_config, xaxis_mask);
+    *yaxis_team = make_team(parent, col, x, col_len, slots[1], yaxis_config, yaxis_mask);
+    return 0;
+}
+
+void shmem_team_destroy(shmem_team_t team)
+{
+    const char *routine = "shmem_team_destroy";
+    check_init(routine);
+    if (team == SHMEM_TEAM_INVALID) return;
+    if (team == SHMEM_TEAM_WORLD || team == SHMEM_TEAM_SHARED) {
+        Usage u(routine);
+        u.m().s("the predefined teams (SHMEM_TEAM_WORLD, SHMEM_TEAM_SHARED) cannot be destroyed");
+        u.fail();
+    }
+    check_team(routine, team);
+    // Contexts made from the team go with it, their operations completed first.
+    for (auto &c : ctx_objects)
+        if (c.in_use && c.team == team) {
+            port::quiet();
+            c.in_use = 0;
+        }
+    // Collective over the team: nobody may still use the slot (in a collective of this team) once a member
+    // can give it to a new team.
+    group_barrier(team_group(team));
+    free_slots |= uint64_t(1) << team->slot;
+    team->slot = -1;
 }
 
 int shmem_team_create_ctx(shmem_team_t team, long options, shmem_ctx_t *ctx)

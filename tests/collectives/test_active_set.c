@@ -1,0 +1,149 @@
+/* The deprecated active-set collectives (OpenSHMEM 1.4): shmem_barrier, shmem_sync (4 arguments),
+ * broadcast32/64, collect32/64, fcollect32/64, alltoall32/64, alltoalls32/64, and shmem_TYPE_OP_to_all for every
+ * type and operation, on the whole machine and on active sets of stride 2 (which exclude PE 0 when they start
+ * at 1). After every call, pSync must be back at SHMEM_SYNC_VALUE, so the same pSync serves the next call after a
+ * barrier (the 1.4 rule). The root's target is not written by a broadcast (the 1.4 rule). */
+#include <complex.h>
+#include <string.h>
+
+#include "check.h"
+
+#define N 300 /* crosses the chunk size of pWrk-based reductions */
+
+static long pSync[SHMEM_SYNC_SIZE], pSync2[SHMEM_SYNC_SIZE];
+static int32_t s32[64 * 4], d32[64 * 4 * 3];
+static int64_t s64[64 * 4], d64[64 * 4 * 3];
+
+static void check_psync(const char *what)
+{
+    for (int i = 0; i < SHMEM_SYNC_SIZE; ++i)
+        CHECK(pSync[i] == SHMEM_SYNC_VALUE, "%s: pSync[%d] = %ld after the call", what, i, pSync[i]);
+}
+
+/* pSync is checked when nobody can be using it: between two barriers on the other pSync */
+#define CHECK_PSYNC(what)                              \
+    do {                                               \
+        shmem_barrier(start, logs, size, pSync2);      \
+        check_psync(what);                             \
+        shmem_barrier(start, logs, size, pSync2);      \
+    } while (0)
+
+static long rin(int r, int i, int prod) { return prod ? ((r + i) % 4 == 0 ? 2 : 1) : (long)((r * 5 + i) % 7); }
+
+#define TO_ALL(T, N_, OP, OPC, PROD)                                                                          \
+    {                                                                                                          \
+        static T src[N], dst[N], wrk[N / 2 + 1 + SHMEM_REDUCE_MIN_WRKDATA_SIZE];                               \
+        for (int i = 0; i < N; ++i) src[i] = (T)rin(ar, i, PROD);                                             \
+        shmem_##N_##_##OP##_to_all(dst, src, N, start, logs, size, wrk, pSync);                                \
+        for (int i = 0; i < N; ++i) {                                                                          \
+            T want = (T)rin(0, i, PROD);                                                                       \
+            for (int r = 1; r < size; ++r) want = OPC(want, (T)rin(r, i, PROD));                               \
+            CHECK(dst[i] == want, "%s " #N_ "_" #OP "_to_all element %d", what, i);                            \
+        }                                                                                                      \
+        CHECK_PSYNC(#N_ "_" #OP "_to_all");                                                                    \
+    }
+#define C_AND(a, b) ((a) & (b))
+#define C_OR(a, b) ((a) | (b))
+#define C_XOR(a, b) ((a) ^ (b))
+#define C_MAX(a, b) ((a) < (b) ? (b) : (a))
+#define C_MIN(a, b) ((b) < (a) ? (b) : (a))
+#define C_SUM(a, b) ((a) + (b))
+#define C_PROD(a, b) ((a) * (b))
+#define BITWISE_(T, N_) TO_ALL(T, N_, and, C_AND, 0) TO_ALL(T, N_, or, C_OR, 0) TO_ALL(T, N_, xor, C_XOR, 0)
+#define MINMAX_(T, N_) TO_ALL(T, N_, max, C_MAX, 0) TO_ALL(T, N_, min, C_MIN, 0)
+#define ARITH_(T, N_) TO_ALL(T, N_, sum, C_SUM, 0) TO_ALL(T, N_, prod, C_PROD, 1)
+
+static void on_set(int start, int logs, int size, const char *what)
+{
+    const int me = shmem_my_pe(), stride = 1 << logs;
+    if (me < start || (me - start) % stride != 0 || (me - start) / stride >= size) return;
+    const int ar = (me - start) / stride; /* rank in the active set */
+
+    for (int round = 0; round < 3; ++round) {
+        shmem_barrier(start, logs, size, pSync);
+        CHECK_PSYNC("barrier");
+        shmem_sync(start, logs, size, pSync);
+        CHECK_PSYNC("sync");
+    }
+
+    for (int root = 0; root < size; ++root) {
+        for (int i = 0; i < 4; ++i) s64[i] = ar * 100 + i;
+        for (int i = 0; i < 4; ++i) d64[i] = -5;
+        shmem_barrier(start, logs, size, pSync2);
+        shmem_broadcast64(d64, s64, 4, root, start, logs, size, pSync);
+        for (int i = 0; i < 4; ++i)
+            CHECK(d64[i] == (ar == root ? -5 : root * 100 + i), "%s broadcast64 root %d elt %d", what, root, i);
+        CHECK_PSYNC("broadcast64");
+        for (int i = 0; i < 4; ++i) s32[i] = ar * 100 + i + 1;
+        shmem_barrier(start, logs, size, pSync2);
+        shmem_broadcast32(d32, s32, 4, root, start, logs, size, pSync);
+        if (ar != root)
+            for (int i = 0; i < 4; ++i) CHECK(d32[i] == root * 100 + i + 1, "%s broadcast32", what);
+        CHECK_PSYNC("broadcast32");
+    }
+
+    shmem_barrier(start, logs, size, pSync2);
+    for (int i = 0; i < 3; ++i) s32[i] = ar * 10 + i;
+    shmem_fcollect32(d32, s32, 3, start, logs, size, pSync);
+    for (int r = 0; r < size; ++r)
+        for (int i = 0; i < 3; ++i) CHECK(d32[r * 3 + i] == r * 10 + i, "%s fcollect32", what);
+    CHECK_PSYNC("fcollect32");
+    shmem_barrier(start, logs, size, pSync2);
+    for (int i = 0; i < ar % 3 + 1; ++i) s64[i] = ar * 10 + i;
+    shmem_collect64(d64, s64, (size_t)(ar % 3 + 1), start, logs, size, pSync);
+    int k = 0;
+    for (int r = 0; r < size; ++r)
+        for (int i = 0; i < r % 3 + 1; ++i, ++k) CHECK(d64[k] == r * 10 + i, "%s collect64 %d", what, k);
+    CHECK_PSYNC("collect64");
+    shmem_barrier(start, logs, size, pSync2);
+    for (int i = 0; i < 2; ++i) s64[i] = ar * 10 + i;
+    shmem_fcollect64(d64, s64, 2, start, logs, size, pSync);
+    for (int r = 0; r < size; ++r)
+        for (int i = 0; i < 2; ++i) CHECK(d64[r * 2 + i] == r * 10 + i, "%s fcollect64", what);
+    shmem_barrier(start, logs, size, pSync2);
+    shmem_collect32(d32, s32, 1, start, logs, size, pSync);
+    for (int r = 0; r < size; ++r) CHECK(d32[r] == r * 10, "%s collect32", what);
+    CHECK_PSYNC("collect32");
+
+    shmem_barrier(start, logs, size, pSync2);
+    for (int j = 0; j < size; ++j) s64[j] = ar * 1000 + j;
+    shmem_alltoall64(d64, s64, 1, start, logs, size, pSync);
+    for (int r = 0; r < size; ++r) CHECK(d64[r] == r * 1000 + ar, "%s alltoall64", what);
+    shmem_barrier(start, logs, size, pSync2);
+    for (int j = 0; j < size; ++j) s32[j] = ar * 1000 + j;
+    shmem_alltoall32(d32, s32, 1, start, logs, size, pSync);
+    for (int r = 0; r < size; ++r) CHECK(d32[r] == r * 1000 + ar, "%s alltoall32", what);
+    shmem_barrier(start, logs, size, pSync2);
+    memset(d32, 0, sizeof d32);
+    shmem_barrier(start, logs, size, pSync2);
+    for (int j = 0; j < size; ++j) s32[j * 2] = ar * 1000 + j;
+    shmem_alltoalls32(d32, s32, 3, 2, 1, start, logs, size, pSync);
+    for (int r = 0; r < size; ++r) CHECK(d32[r * 3] == r * 1000 + ar, "%s alltoalls32", what);
+    shmem_barrier(start, logs, size, pSync2);
+    for (int j = 0; j < size; ++j) s64[j] = ar * 1000 + j;
+    shmem_alltoalls64(d64, s64, 1, 1, 1, start, logs, size, pSync);
+    for (int r = 0; r < size; ++r) CHECK(d64[r] == r * 1000 + ar, "%s alltoalls64", what);
+    CHECK_PSYNC("alltoalls");
+    shmem_barrier(start, logs, size, pSync2);
+
+    SHMEM_TO_ALL_BITWISE_TYPES(BITWISE_)
+    SHMEM_TO_ALL_MINMAX_TYPES(MINMAX_)
+    SHMEM_TO_ALL_ARITH_TYPES(ARITH_)
+}
+
+int main(void)
+{
+    shmem_init();
+    const int n = shmem_n_pes();
+    for (int i = 0; i < SHMEM_SYNC_SIZE; ++i) pSync[i] = pSync2[i] = SHMEM_SYNC_VALUE;
+    shmem_barrier_all();
+    on_set(0, 0, n, "world");
+    shmem_barrier_all();
+    if (n > 1) on_set(1, 1, n / 2, "odd PEs");
+    shmem_barrier_all();
+    on_set(0, 1, (n + 1) / 2, "even PEs");
+    shmem_barrier_all();
+    if (shmem_my_pe() == 0) printf("active-set collectives: %d PEs ok\n", n);
+    shmem_finalize();
+    return 0;
+}

@@ -1,0 +1,144 @@
+/* Team-based collectives on several teams (the world, the even PEs, the odd PEs (no PE 0), every third PE, and
+ * the rows of a 2D split): broadcast from every root, collect with uneven counts, fcollect, alltoall,
+ * alltoalls, and every reduction for every type the specification lists, with lengths that cross the chunk
+ * size of the work area. Every element on every PE is compared with a serial computation. */
+#include <complex.h>
+#include <string.h>
+
+#include "check.h"
+
+#define MAXN 600 /* elements per reduction: many chunks */
+#define BLK 13   /* elements per block */
+
+static long lsrc[MAXN], ldst[64 * BLK * 3];
+static int isrc[64 * BLK * 3], idst[64 * BLK * 3];
+
+/* input of reduction element i on team PE r: small values, so sums and products are exact in every type */
+static long rin(int r, int i, int op) { return op == 1 ? ((r + i) % 5 == 0 ? 2 : 1) : (long)((r * 7 + i * 3) % 11); }
+
+#define REDUCE_TEST(T, N, OP, OPC, ISPROD)                                                                     \
+    {                                                                                                          \
+        static T src[MAXN], dst[MAXN];                                                                         \
+        const int lens[] = {1, 37, MAXN};                                                                      \
+        for (int li = 0; li < 3; ++li) {                                                                       \
+            const int len = lens[li];                                                                          \
+            for (int i = 0; i < len; ++i) src[i] = (T)rin(tme, i, ISPROD);                                     \
+            for (int i = 0; i < len; ++i) dst[i] = (T)77;                                                      \
+            shmem_team_sync(t); /* nobody writes into a dest before its owner has set it */                     \
+            CHECK(shmem_##N##_##OP##_reduce(t, dst, src, (size_t)len) == 0, #N "_" #OP "_reduce");            \
+            for (int i = 0; i < len; ++i) {                                                                    \
+                T want = (T)rin(0, i, ISPROD);                                                                 \
+                for (int r = 1; r < tn; ++r) want = OPC(want, (T)rin(r, i, ISPROD));                           \
+                CHECK(dst[i] == want, "%s: " #N "_" #OP "_reduce len %d element %d", what, len, i);            \
+            }                                                                                                  \
+            /* in place */                                                                                     \
+            for (int i = 0; i < len; ++i) src[i] = (T)rin(tme, i, ISPROD);                                     \
+            shmem_##N##_##OP##_reduce(t, src, src, (size_t)len);                                               \
+            for (int i = 0; i < len; ++i) CHECK(src[i] == dst[i], "%s: in-place " #N "_" #OP, what);           \
+        }                                                                                                      \
+    }
+#define C_AND(a, b) ((a) & (b))
+#define C_OR(a, b) ((a) | (b))
+#define C_XOR(a, b) ((a) ^ (b))
+#define C_MAX(a, b) ((a) < (b) ? (b) : (a))
+#define C_MIN(a, b) ((b) < (a) ? (b) : (a))
+#define C_SUM(a, b) ((a) + (b))
+#define C_PROD(a, b) ((a) * (b))
+#define BITWISE_(T, N) REDUCE_TEST(T, N, and, C_AND, 0) REDUCE_TEST(T, N, or, C_OR, 0) REDUCE_TEST(T, N, xor, C_XOR, 0)
+#define MINMAX_(T, N) REDUCE_TEST(T, N, max, C_MAX, 0) REDUCE_TEST(T, N, min, C_MIN, 0)
+#define ARITH_(T, N) REDUCE_TEST(T, N, sum, C_SUM, 0) REDUCE_TEST(T, N, prod, C_PROD, 1)
+
+static void reductions(shmem_team_t t, const char *what)
+{
+    const int tme = shmem_team_my_pe(t), tn = shmem_team_n_pes(t);
+    SHMEM_REDUCE_BITWISE_TYPES(BITWISE_)
+    SHMEM_REDUCE_MINMAX_TYPES(MINMAX_)
+    SHMEM_REDUCE_ARITH_TYPES(ARITH_)
+}
+
+static void data_movement(shmem_team_t t, const char *what)
+{
+    const int tme = shmem_team_my_pe(t), tn = shmem_team_n_pes(t);
+    /* broadcast from every root; the root's dest is filled too (1.5) */
+    for (int root = 0; root < tn; ++root) {
+        for (int i = 0; i < BLK; ++i) lsrc[i] = tme * 1000 + i;
+        for (int i = 0; i < BLK + 1; ++i) ldst[i] = -1;
+        shmem_team_sync(t); /* nobody writes into a dest before its owner has set it */
+        CHECK(shmem_long_broadcast(t, ldst, lsrc, BLK, root) == 0, "broadcast");
+        for (int i = 0; i < BLK; ++i) CHECK(ldst[i] == root * 1000 + i, "%s: broadcast root %d elt %d", what, root, i);
+        CHECK(ldst[BLK] == -1, "%s: broadcast wrote past the end", what);
+    }
+    shmem_team_sync(t); /* the previous result has been checked everywhere before it is overwritten */
+    /* fcollect */
+    for (int i = 0; i < BLK; ++i) isrc[i] = tme * 100 + i;
+    shmem_int_fcollect(t, idst, isrc, BLK);
+    for (int r = 0; r < tn; ++r)
+        for (int i = 0; i < BLK; ++i) CHECK(idst[r * BLK + i] == r * 100 + i, "%s: fcollect %d/%d", what, r, i);
+    shmem_team_sync(t); /* the previous result has been checked everywhere before it is overwritten */
+    /* collect: team PE r contributes r % 3 + 1 elements (and PE 1 none at all) */
+    const int mine = tme == 1 ? 0 : tme % 3 + 1;
+    for (int i = 0; i < mine; ++i) lsrc[i] = tme * 10 + i;
+    shmem_long_collect(t, ldst, lsrc, (size_t)mine);
+    int k = 0;
+    for (int r = 0; r < tn; ++r)
+        for (int i = 0; i < (r == 1 ? 0 : r % 3 + 1); ++i, ++k) CHECK(ldst[k] == r * 10 + i, "%s: collect %d", what, k);
+    shmem_team_sync(t); /* the previous result has been checked everywhere before it is overwritten */
+    /* alltoall: block j of PE r holds r*1000 + j*10 + i */
+    for (int j = 0; j < tn; ++j)
+        for (int i = 0; i < BLK; ++i) isrc[j * BLK + i] = tme * 1000 + j * 10 + i;
+    shmem_int_alltoall(t, idst, isrc, BLK);
+    for (int r = 0; r < tn; ++r)
+        for (int i = 0; i < BLK; ++i)
+            CHECK(idst[r * BLK + i] == r * 1000 + tme * 10 + i, "%s: alltoall from %d elt %d", what, r, i);
+    /* alltoalls: 2 elements per block, source stride 3, dest stride 2 */
+    memset(idst, 0, sizeof idst);
+    shmem_team_sync(t);
+    for (int j = 0; j < tn; ++j)
+        for (int e = 0; e < 2; ++e) isrc[(j * 2 + e) * 3] = tme * 1000 + j * 10 + e;
+    shmem_int_alltoalls(t, idst, isrc, 2, 3, 2);
+    for (int r = 0; r < tn; ++r)
+        for (int e = 0; e < 2; ++e) {
+            CHECK(idst[(r * 2 + e) * 2] == r * 1000 + tme * 10 + e, "%s: alltoalls from %d elt %d", what, r, e);
+            CHECK(idst[(r * 2 + e) * 2 + 1] == 0, "%s: alltoalls wrote between strides", what);
+        }
+    /* mem forms */
+    char cs[8], cd[8 * 64];
+    for (int i = 0; i < 8; ++i) cs[i] = (char)(tme + i);
+    static char csym[8 * 64];
+    shmem_team_sync(t); /* the previous result has been checked everywhere before it is overwritten */
+    shmem_fcollectmem(t, csym, cs, 8);
+    for (int r = 0; r < tn; ++r)
+        for (int i = 0; i < 8; ++i) CHECK(csym[r * 8 + i] == (char)(r + i), "%s: fcollectmem", what);
+    (void)cd;
+    shmem_team_sync(t); /* the previous result has been checked everywhere before it is overwritten */
+    shmem_broadcastmem(t, csym, cs, 8, tn - 1);
+    for (int i = 0; i < 8; ++i) CHECK(csym[i] == (char)(tn - 1 + i), "%s: broadcastmem", what);
+    CHECK(shmem_team_sync(t) == 0, "sync");
+}
+
+static void on_team(shmem_team_t t, const char *what, int full)
+{
+    if (t == SHMEM_TEAM_INVALID) return;
+    data_movement(t, what);
+    if (full) reductions(t, what);
+}
+
+int main(void)
+{
+    shmem_init();
+    const int me = shmem_my_pe(), n = shmem_n_pes();
+    on_team(SHMEM_TEAM_WORLD, "world", 1);
+    shmem_team_t evens, odds, thirds, xt, yt;
+    shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 2, (n + 1) / 2, NULL, 0, &evens);
+    shmem_team_split_strided(SHMEM_TEAM_WORLD, 1, 2, n / 2 > 0 ? n / 2 : 1, NULL, 0, &odds);
+    shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 3, (n + 2) / 3, NULL, 0, &thirds);
+    shmem_team_split_2d(SHMEM_TEAM_WORLD, 3, NULL, 0, &xt, NULL, 0, &yt);
+    on_team(evens, "evens", 0);
+    on_team(n > 1 ? odds : SHMEM_TEAM_INVALID, "odds", 1); /* no PE 0 */
+    on_team(thirds, "thirds", 0);
+    on_team(xt, "rows", 0);
+    on_team(yt, "columns", 0);
+    if (me == 0) printf("collectives: %d PEs ok\n", n);
+    shmem_finalize();
+    return 0;
+}
