@@ -98,6 +98,93 @@ SHMEM_TO_ALL_ARITH_TYPES(SHMEM_DECLARE_TO_ALL_ARITH_)
 }
 #endif
 
+/* ---- generic names: selection on the type of dest (the second argument) ----------------------------------- */
+#if defined(__cplusplus)
+
+#define SHMEMI_CXX_COLL_(T, N)                                                                                     \
+    inline int shmem_broadcast(shmem_team_t team, T *dest, const T *source, size_t nelems, int PE_root)         \
+    {                                                                                                             \
+        return shmem_##N##_broadcast(team, dest, source, nelems, PE_root);                                       \
+    }                                                                                                             \
+    inline int shmem_collect(shmem_team_t team, T *dest, const T *source, size_t nelems)                        \
+    {                                                                                                             \
+        return shmem_##N##_collect(team, dest, source, nelems);                                                  \
+    }                                                                                                             \
+    inline int shmem_fcollect(shmem_team_t team, T *dest, const T *source, size_t nelems)                       \
+    {                                                                                                             \
+        return shmem_##N##_fcollect(team, dest, source, nelems);                                                 \
+    }                                                                                                             \
+    inline int shmem_alltoall(shmem_team_t team, T *dest, const T *source, size_t nelems)                       \
+    {                                                                                                             \
+        return shmem_##N##_alltoall(team, dest, source, nelems);                                                 \
+    }                                                                                                             \
+    inline int shmem_alltoalls(shmem_team_t team, T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst,      \
+                               size_t nelems)                                                                     \
+    {                                                                                                             \
+        return shmem_##N##_alltoalls(team, dest, source, dst, sst, nelems);                                      \
+    }
+SHMEM_RMA_STANDARD_TYPES(SHMEMI_CXX_COLL_)
+#undef SHMEMI_CXX_COLL_
+
+#define SHMEMI_CXX_REDUCE_(T, N, OP)                                                                               \
+    inline int shmem_##OP##_reduce(shmem_team_t team, T *dest, const T *source, size_t nreduce)                 \
+    {                                                                                                             \
+        return shmem_##N##_##OP##_reduce(team, dest, source, nreduce);                                           \
+    }
+#define SHMEMI_CXX_BITWISE_(T, N) SHMEMI_CXX_REDUCE_(T, N, and) SHMEMI_CXX_REDUCE_(T, N, or) SHMEMI_CXX_REDUCE_(T, N, xor)
+#define SHMEMI_CXX_MINMAX_(T, N) SHMEMI_CXX_REDUCE_(T, N, max) SHMEMI_CXX_REDUCE_(T, N, min)
+#define SHMEMI_CXX_ARITH_(T, N) SHMEMI_CXX_REDUCE_(T, N, sum) SHMEMI_CXX_REDUCE_(T, N, prod)
+SHMEM_REDUCE_BITWISE_STANDARD_TYPES(SHMEMI_CXX_BITWISE_)
+SHMEM_REDUCE_MINMAX_STANDARD_TYPES(SHMEMI_CXX_MINMAX_)
+SHMEM_REDUCE_ARITH_STANDARD_TYPES(SHMEMI_CXX_ARITH_)
+#undef SHMEMI_CXX_BITWISE_
+#undef SHMEMI_CXX_MINMAX_
+#undef SHMEMI_CXX_ARITH_
+#undef SHMEMI_CXX_REDUCE_
+
+#elif defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
+
+#define SHMEMI_GEN_(T, N, SUFFIX) , T : shmem_##N##_##SUFFIX
+#define SHMEMI_GEN_BROADCAST_(T, N) SHMEMI_GEN_(T, N, broadcast)
+#define SHMEMI_GEN_COLLECT_(T, N) SHMEMI_GEN_(T, N, collect)
+#define SHMEMI_GEN_FCOLLECT_(T, N) SHMEMI_GEN_(T, N, fcollect)
+#define SHMEMI_GEN_ALLTOALL_(T, N) SHMEMI_GEN_(T, N, alltoall)
+#define SHMEMI_GEN_ALLTOALLS_(T, N) SHMEMI_GEN_(T, N, alltoalls)
+#define SHMEMI_GEN_AND_(T, N) SHMEMI_GEN_(T, N, and_reduce)
+#define SHMEMI_GEN_OR_(T, N) SHMEMI_GEN_(T, N, or_reduce)
+#define SHMEMI_GEN_XOR_(T, N) SHMEMI_GEN_(T, N, xor_reduce)
+#define SHMEMI_GEN_MAX_(T, N) SHMEMI_GEN_(T, N, max_reduce)
+#define SHMEMI_GEN_MIN_(T, N) SHMEMI_GEN_(T, N, min_reduce)
+#define SHMEMI_GEN_SUM_(T, N) SHMEMI_GEN_(T, N, sum_reduce)
+#define SHMEMI_GEN_PROD_(T, N) SHMEMI_GEN_(T, N, prod_reduce)
+
+#define shmem_broadcast(team, dest, ...) \
+    _Generic(*(dest) SHMEM_RMA_STANDARD_TYPES(SHMEMI_GEN_BROADCAST_))(team, dest, __VA_ARGS__)
+#define shmem_collect(team, dest, ...) \
+    _Generic(*(dest) SHMEM_RMA_STANDARD_TYPES(SHMEMI_GEN_COLLECT_))(team, dest, __VA_ARGS__)
+#define shmem_fcollect(team, dest, ...) \
+    _Generic(*(dest) SHMEM_RMA_STANDARD_TYPES(SHMEMI_GEN_FCOLLECT_))(team, dest, __VA_ARGS__)
+#define shmem_alltoall(team, dest, ...) \
+    _Generic(*(dest) SHMEM_RMA_STANDARD_TYPES(SHMEMI_GEN_ALLTOALL_))(team, dest, __VA_ARGS__)
+#define shmem_alltoalls(team, dest, ...) \
+    _Generic(*(dest) SHMEM_RMA_STANDARD_TYPES(SHMEMI_GEN_ALLTOALLS_))(team, dest, __VA_ARGS__)
+#define shmem_and_reduce(team, dest, ...) \
+    _Generic(*(dest) SHMEM_REDUCE_BITWISE_STANDARD_TYPES(SHMEMI_GEN_AND_))(team, dest, __VA_ARGS__)
+#define shmem_or_reduce(team, dest, ...) \
+    _Generic(*(dest) SHMEM_REDUCE_BITWISE_STANDARD_TYPES(SHMEMI_GEN_OR_))(team, dest, __VA_ARGS__)
+#define shmem_xor_reduce(team, dest, ...) \
+    _Generic(*(dest) SHMEM_REDUCE_BITWISE_STANDARD_TYPES(SHMEMI_GEN_XOR_))(team, dest, __VA_ARGS__)
+#define shmem_max_reduce(team, dest, ...) \
+    _Generic(*(dest) SHMEM_REDUCE_MINMAX_STANDARD_TYPES(SHMEMI_GEN_MAX_))(team, dest, __VA_ARGS__)
+#define shmem_min_reduce(team, dest, ...) \
+    _Generic(*(dest) SHMEM_REDUCE_MINMAX_STANDARD_TYPES(SHMEMI_GEN_MIN_))(team, dest, __VA_ARGS__)
+#define shmem_sum_reduce(team, dest, ...) \
+    _Generic(*(dest) SHMEM_REDUCE_ARITH_STANDARD_TYPES(SHMEMI_GEN_SUM_))(team, dest, __VA_ARGS__)
+#define shmem_prod_reduce(team, dest, ...) \
+    _Generic(*(dest) SHMEM_REDUCE_ARITH_STANDARD_TYPES(SHMEMI_GEN_PROD_))(team, dest, __VA_ARGS__)
+
+#endif /* generic names */
+
 /* shmem_sync(team) or shmem_sync(PE_start, logPE_stride, PE_size, pSync): chosen by the number of arguments. */
 #define SHMEMI_SYNC_PICK_(_1, _2, _3, _4, NAME, ...) NAME
 #define shmem_sync(...) \

@@ -158,6 +158,33 @@
     X(double _Complex, complexd)              \
     X(float _Complex, complexf)
 
+/* The standard (non-typedef) subsets of the reduction tables: the generic names' cases */
+#define SHMEM_REDUCE_BITWISE_STANDARD_TYPES(X) \
+    X(unsigned char, uchar)                    \
+    X(unsigned short, ushort)                  \
+    X(unsigned int, uint)                      \
+    X(unsigned long, ulong)                    \
+    X(unsigned long long, ulonglong)
+#define SHMEM_REDUCE_MINMAX_STANDARD_TYPES(X) \
+    X(char, char)                             \
+    X(signed char, schar)                     \
+    X(short, short)                           \
+    X(int, int)                               \
+    X(long, long)                             \
+    X(long long, longlong)                    \
+    X(unsigned char, uchar)                   \
+    X(unsigned short, ushort)                 \
+    X(unsigned int, uint)                     \
+    X(unsigned long, ulong)                   \
+    X(unsigned long long, ulonglong)          \
+    X(float, float)                           \
+    X(double, double)                         \
+    X(long double, longdouble)
+#define SHMEM_REDUCE_ARITH_STANDARD_TYPES(X) \
+    SHMEM_REDUCE_MINMAX_STANDARD_TYPES(X)    \
+    X(double _Complex, complexd)             \
+    X(float _Complex, complexf)
+
 /* Deprecated active-set reductions, shmem_TYPE_OP_to_all (OpenSHMEM 1.4 names) */
 #define SHMEM_TO_ALL_BITWISE_TYPES(X) \
     X(short, short)                   \
