@@ -120,6 +120,8 @@ inline void wait_until(Done done)
 {
     if (done()) return;
     const int me = geometry.pe;
+    // A wait may nest (done() may itself wait, e.g. for a TESTSET lock): restore the outer wait's flag.
+    const uint32_t outer = __atomic_load_n(&sleeping, __ATOMIC_RELAXED);
     __atomic_store_n(&sleeping, 1u, __ATOMIC_RELAXED);
     for (;;) {
         *clint::msip(me) = 0;
@@ -128,8 +130,8 @@ inline void wait_until(Done done)
         *clint::mtimecmp(me) = *clint::mtime() + clint::backstop_ticks;
         __asm__ volatile("wfi" ::: "memory");
     }
-    __atomic_store_n(&sleeping, 0u, __ATOMIC_RELAXED);
-    *clint::mtimecmp(me) = ~uint64_t(0);
+    __atomic_store_n(&sleeping, outer, __ATOMIC_RELAXED);
+    if (outer == 0) *clint::mtimecmp(me) = ~uint64_t(0);
 }
 
 // The WAND-style barrier (has_hw_barrier): returns when every PE has called it. No memory ordering beyond

@@ -38,6 +38,13 @@ void fail_not_symmetric(const char *routine, const char *arg, const void *addr, 
     u.fail();
 }
 
+void fail_misaligned(const char *routine, const char *arg, const void *addr, size_t align)
+{
+    Usage u(routine);
+    u.m().s(arg).s(" = ").p(addr).s(" is not aligned; expected a multiple of ").u(align).s(" bytes");
+    u.fail();
+}
+
 void fail_bad_stride(const char *routine, const char *arg, ptrdiff_t stride)
 {
     Usage u(routine);

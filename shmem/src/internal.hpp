@@ -79,6 +79,13 @@ inline void check_symmetric(const char *routine, const char *arg, const void *ad
     if constexpr (checks)
         if (__builtin_expect(!is_symmetric(addr, bytes), 0)) fail_not_symmetric(routine, arg, addr, bytes);
 }
+[[noreturn]] void fail_misaligned(const char *routine, const char *arg, const void *addr, size_t align);
+inline void check_aligned(const char *routine, const char *arg, const void *addr, size_t align)
+{
+    if constexpr (checks)
+        if (__builtin_expect((reinterpret_cast<uintptr_t>(addr) & (align - 1)) != 0, 0))
+            fail_misaligned(routine, arg, addr, align);
+}
 inline void check_stride(const char *routine, const char *arg, ptrdiff_t stride)
 {
     if constexpr (checks)

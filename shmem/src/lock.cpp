@@ -1,0 +1,139 @@
+// Distributed locks: shmem_set_lock, shmem_test_lock, shmem_clear_lock.
+//
+// An MCS queue lock spread over the PEs. ARL's library kept every lock on PE 0, where all waiters polled; here a
+// lock's queue tail lives on a home PE picked by hashing the lock's offset in the symmetric region over the PEs
+// (different locks, different homes), and each waiter sleeps on its OWN PE's copy of the lock word until its
+// predecessor hands the lock over. A hand-over is one remote store and one wake-up; nobody polls a remote word.
+//
+// The lock is the user's symmetric long (8 bytes, 8-aligned, zero on every PE before first use), used as
+//   bytes 0-3  tail   uint32  on the home PE only: PE + 1 of the last PE in the queue, 0 = the lock is free
+//   bytes 4-5  next   uint16  this PE's queue node: PE + 1 of the PE queued right behind it, 0 = none (yet)
+//   bytes 6-7  state  uint16  this PE's queue node: idle, waiting or holding
+// The tail is changed only by 32-bit AMOs (swap to join the queue, compare_swap to leave it empty), so it is
+// atomic under either AMO mechanism of amo.cpp; the node fields only by 16-bit stores with one writer at a time:
+//   next:  this PE (0 before it joins the queue, 0 after it hands over), then its successor (once, to link)
+//   state: this PE (waiting before it joins, idle when it leaves), then its predecessor (holding, to hand over)
+// Their bytes are disjoint from the tail's, so the stores and the AMOs never disturb each other (a TESTSET
+// build's read-modify-write of the tail is one 32-bit load and one 32-bit store).
+//
+// No wake-up can be lost: every wait is port::wait_until on the waiter's own node, and every store that ends a
+// wait is followed by port::notify of the waiter, which the port's sleep protocol makes reliable:
+//   - a queued PE sleeps until its state leaves `waiting`; its predecessor stores `holding`, then notifies it;
+//   - a releaser whose successor has joined (swapped the tail) but not yet linked sleeps until its next is set;
+//     the successor stores it right after its swap, then notifies the releaser.
+// The queue is FIFO: PEs get the lock in the order their swaps reached the tail.
+#include "team.hpp"
+
+using namespace shmem;
+using namespace shmem::detail;
+
+static_assert(sizeof(long) == 8, "the lock encoding needs an 8-byte long (a 4-byte long needs narrower fields)");
+
+namespace shmem::detail {
+
+
+namespace {
+
+struct __attribute__((may_alias)) LockWord {
+    uint32_t tail;
+    uint16_t next;
+    uint16_t state;
+};
+static_assert(sizeof(LockWord) == sizeof(long));
+
+enum : uint16_t { idle = 0, waiting = 1, holding = 2 };
+
+inline uint16_t load(const uint16_t *p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
+inline void store(uint16_t *p, uint16_t v) { __atomic_store_n(p, v, __ATOMIC_RELEASE); }
+
+inline LockWord *check_lock(const char *routine, long *lock)
+{
+    check_init(routine);
+    check_symmetric(routine, "lock", lock, sizeof *lock);
+    if constexpr (checks)
+        if (__builtin_expect((reinterpret_cast<uintptr_t>(lock) & 7) != 0, 0))
+            fail_misaligned(routine, "lock", lock, 8);
+    return reinterpret_cast<LockWord *>(lock);
+}
+
+[[noreturn]] void fail_lock(const char *routine, const long *lock, const char *what)
+{
+    Usage u(routine);
+    u.m().s("lock = ").p(lock).s(" ").s(what);
+    u.fail();
+}
+
+// The home PE: a Fibonacci hash of the lock's 8-byte slot in the symmetric region (the same on every PE).
+inline int home_of(const long *lock)
+{
+    const uint64_t slot =
+        (reinterpret_cast<uintptr_t>(lock) - reinterpret_cast<uintptr_t>(__shmem_symmetric_start)) >> 3;
+    return int(((slot * 0x9e3779b97f4a7c15ull) >> 32) % uint64_t(port::n_pes()));
+}
+
+inline uint32_t me1() { return uint32_t(port::my_pe()) + 1; }
+
+}  // namespace
+}  // namespace shmem::detail
+
+extern "C" {
+
+void shmem_set_lock(long *lock)
+{
+    const char *routine = "shmem_set_lock";
+    LockWord *w = check_lock(routine, lock);
+    if constexpr (checks)
+        if (load(&w->state) != idle) fail_lock(routine, lock, "is already held by this PE (locks are not recursive)");
+    store(&w->next, 0);
+    store(&w->state, waiting);
+    port::fence();  // the node is ready before a successor can find this PE in the tail
+    const uint32_t prev = shmem_uint32_atomic_swap(&w->tail, me1(), home_of(lock));  // a full barrier
+    if (prev == 0) {
+        store(&w->state, holding);
+        return;
+    }
+    // Link behind the predecessor, wake it in case it is releasing and waits for the link, then sleep until it
+    // hands the lock over.
+    store(&port::remote_ptr(w, int(prev) - 1)->next, uint16_t(me1()));
+    port::notify(int(prev) - 1);
+    port::wait_until([w] { return load(&w->state) != waiting; });
+}
+
+int shmem_test_lock(long *lock)
+{
+    LockWord *w = check_lock("shmem_test_lock", lock);
+    if (load(&w->state) != idle) return 1;  // held by this PE
+    store(&w->next, 0);
+    port::fence();
+    // Join only an empty queue: never waits.
+    if (shmem_uint32_atomic_compare_swap(&w->tail, 0, me1(), home_of(lock)) != 0) return 1;
+    store(&w->state, holding);
+    return 0;
+}
+
+void shmem_clear_lock(long *lock)
+{
+    const char *routine = "shmem_clear_lock";
+    LockWord *w = check_lock(routine, lock);
+    port::quiet();  // the critical section's puts are complete before the next holder can look
+    if constexpr (checks)
+        if (load(&w->state) != holding)
+            fail_lock(routine, lock, "is not held by this PE; expected a lock it took with shmem_set_lock or "
+                                     "shmem_test_lock");
+    uint16_t next = load(&w->next);
+    if (next == 0) {
+        // No successor linked: leave an empty queue, unless one has just joined (the tail is no longer us).
+        if (shmem_uint32_atomic_compare_swap(&w->tail, me1(), 0, home_of(lock)) == me1()) {
+            store(&w->state, idle);
+            return;
+        }
+        port::wait_until([w] { return load(&w->next) != 0; });
+        next = load(&w->next);
+    }
+    store(&w->next, 0);
+    store(&w->state, idle);
+    store(&port::remote_ptr(w, int(next) - 1)->state, holding);
+    port::notify(int(next) - 1);
+}
+
+}  // extern "C"
