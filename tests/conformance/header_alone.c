@@ -1,0 +1,1 @@
+/* empty: each public header is compiled alone with -include */
