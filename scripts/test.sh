@@ -1,9 +1,17 @@
 #!/usr/bin/env bash
-# Installs what is needed, builds everything and runs the whole test suite (target tests through the loader at
-# every PE count, negative tests, native unit tests). Extra arguments go to ctest, e.g. -R heap.
+# Installs what is needed, builds everything and runs the whole test suite: target tests through the loader at
+# every PE count, negative tests, native unit tests; then the families whose mechanism a build option changes
+# (atomics, locks, barriers, collectives) once more in the other configuration: TESTSET-lock atomics and the
+# dissemination barrier. Extra arguments go to ctest, e.g. -R heap (and skip the second configuration).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 cmake -S . -B build -DSHMEM_TARGET=virt-rv64 >/dev/null
 cmake --build build -j"$(nproc)"
 ctest --test-dir build --output-on-failure -j"$(nproc)" "$@"
+if [ $# -eq 0 ]; then
+  cmake -S . -B build-alt -DSHMEM_TARGET=virt-rv64 -DSHMEM_ATOMICS=testset -DSHMEM_BARRIER=dissemination >/dev/null
+  cmake --build build-alt -j"$(nproc)"
+  ctest --test-dir build-alt --output-on-failure -j"$(nproc)" -L target \
+    -R '^(amo|legacy|barrier|teams|collectives|active_set|heap|ring)'
+fi

@@ -2,6 +2,8 @@
 #ifndef SHMEM_TEAMS_H
 #define SHMEM_TEAMS_H
 
+#include "shmem.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -100,6 +102,7 @@ SHMEM_TO_ALL_ARITH_TYPES(SHMEM_DECLARE_TO_ALL_ARITH_)
 
 /* ---- generic names: selection on the type of dest (the second argument) ----------------------------------- */
 #if defined(__cplusplus)
+extern "C++" {
 
 #define SHMEMI_CXX_COLL_(T, N)                                                                                     \
     inline int shmem_broadcast(shmem_team_t team, T *dest, const T *source, size_t nelems, int PE_root)         \
@@ -142,6 +145,7 @@ SHMEM_REDUCE_ARITH_STANDARD_TYPES(SHMEMI_CXX_ARITH_)
 #undef SHMEMI_CXX_ARITH_
 #undef SHMEMI_CXX_REDUCE_
 
+}  /* extern "C++" */
 #elif defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
 
 #define SHMEMI_GEN_(T, N, SUFFIX) , T : shmem_##N##_##SUFFIX
