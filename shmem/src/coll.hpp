@@ -71,6 +71,17 @@ inline void group_barrier(const Group &g)
     }
 }
 
+// A local copy with the port's copy loop (picolibc's memmove goes byte by byte); memmove only for overlap.
+inline void copy_local(void *dst, const void *src, size_t bytes)
+{
+    const auto *d = static_cast<const unsigned char *>(dst), *s = static_cast<const unsigned char *>(src);
+    if (d + bytes <= s || s + bytes <= d) {
+        port::get_bytes(dst, src, bytes);
+    } else if (d != s) {
+        memmove(dst, src, bytes);
+    }
+}
+
 inline void put_to(const Group &g, int rank, void *symmetric_dest, const void *src, size_t bytes)
 {
     if (bytes != 0) port::put_bytes(port::remote_ptr(symmetric_dest, g.world(rank)), src, bytes);
@@ -91,7 +102,7 @@ inline void broadcast(const Group &g, void *dest, const void *source, size_t byt
 {
     const int n = g.size, v = (g.rank - root + n) % n;
     if (v == 0) {
-        if (copy_to_root && dest != source) memmove(dest, source, bytes);
+        if (copy_to_root) copy_local(dest, source, bytes);
     } else {
         wait(g, flag_bcast);
     }
@@ -114,7 +125,7 @@ template <class Offset>
 inline void allgather(const Group &g, unsigned char *dest, const void *source, Offset off)
 {
     const int n = g.size, r = g.rank;
-    if (dest + off(r) != source) memmove(dest + off(r), source, off(r + 1) - off(r));
+    copy_local(dest + off(r), source, off(r + 1) - off(r));
     if ((n & (n - 1)) == 0) {
         for (int k = 0, d = 1; d < n; ++k, d <<= 1) {
             const int partner = r ^ d, base = r & ~(d - 1);
@@ -187,7 +198,7 @@ inline void reduce(const Group &g, T *dest, const T *source, size_t nreduce, Op 
         const size_t m = nreduce - o < chunk ? nreduce - o : chunk;
         const int parity = int(c & 1);
         T *acc = dest + o;
-        if (acc != source + o) memmove(acc, source + o, m * sizeof(T));
+        copy_local(acc, source + o, m * sizeof(T));
         if (r >= p2) {
             put_to(g, r - p2, slot(parity, 0), acc, m * sizeof(T));
             port::fence();
