@@ -3,7 +3,7 @@
 // One body per operation over a "wait set" (the ivars that status does not exclude, each with its comparison
 // value); the C entry points are generated from SHMEM_SYNC_TYPES. Waiting sleeps in port::wait_until and is
 // woken by the writer's notify (or the port's backstop for plain stores), never spins.
-#include "internal.hpp"
+#include "compare.hpp"
 
 using namespace shmem;
 using namespace shmem::detail;
@@ -13,32 +13,6 @@ namespace {
 
 // A copy of sync.cpp's comparison (file-local there), split in two: the operator is checked once on entry, so
 // an invalid cmp is reported even when the wait set is empty and never in the middle of a wait.
-inline void check_cmp(const char *routine, int cmp)
-{
-    switch (cmp) {
-    case SHMEM_CMP_EQ: case SHMEM_CMP_NE: case SHMEM_CMP_GT: case SHMEM_CMP_GE: case SHMEM_CMP_LT: case SHMEM_CMP_LE:
-        return;
-    default: {
-        Usage u(routine);
-        u.m().s("cmp = ").i(cmp).s(" is not a comparison; expected one of SHMEM_CMP_EQ, _NE, _GT, _GE, _LT, _LE");
-        u.fail();
-    }
-    }
-}
-
-template <class T>
-inline bool satisfies(T value, int cmp, T ref)
-{
-    switch (cmp) {
-    case SHMEM_CMP_EQ: return value == ref;
-    case SHMEM_CMP_NE: return value != ref;
-    case SHMEM_CMP_GT: return value > ref;
-    case SHMEM_CMP_GE: return value >= ref;
-    case SHMEM_CMP_LT: return value < ref;
-    default: return value <= ref;  // SHMEM_CMP_LE: check_cmp let nothing else through
-    }
-}
-
 template <class T>
 struct WaitSet {
     T *ivars;

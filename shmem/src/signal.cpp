@@ -4,6 +4,7 @@
 // The signal is updated with the AMO routines (amo.cpp), so it is atomic with respect to every 64-bit AMO of
 // the build, whichever mechanism the build uses. Reads of the local signal are plain 64-bit loads: both
 // mechanisms write the word with one store of the whole word, so a load never sees half of an update.
+#include "compare.hpp"
 #include "team.hpp"
 
 using namespace shmem;
@@ -57,23 +58,6 @@ void do_put_signal_nbi(const char *r, shmem_ctx_t c, T *dest, const T *source, s
                        uint64_t signal, int sig_op, int pe)
 {
     put_signal(r, c, dest, source, nelems * sizeof(T), sig_addr, signal, sig_op, pe);
-}
-
-inline bool compare(const char *routine, uint64_t value, int cmp, uint64_t cmp_value)
-{
-    switch (cmp) {
-    case SHMEM_CMP_EQ: return value == cmp_value;
-    case SHMEM_CMP_NE: return value != cmp_value;
-    case SHMEM_CMP_GT: return value > cmp_value;
-    case SHMEM_CMP_GE: return value >= cmp_value;
-    case SHMEM_CMP_LT: return value < cmp_value;
-    case SHMEM_CMP_LE: return value <= cmp_value;
-    default: {
-        Usage u(routine);
-        u.m().s("cmp = ").i(cmp).s(" is not a comparison; expected one of SHMEM_CMP_EQ, _NE, _GT, _GE, _LT, _LE");
-        u.fail();
-    }
-    }
 }
 
 }  // namespace
@@ -139,10 +123,11 @@ uint64_t shmem_signal_wait_until(uint64_t *sig_addr, int cmp, uint64_t cmp_value
 {
     const char *routine = "shmem_signal_wait_until";
     check_signal(routine, sig_addr);
+    check_cmp(routine, cmp);
     uint64_t value = 0;
     port::wait_until([&] {
         value = __atomic_load_n(sig_addr, __ATOMIC_ACQUIRE);
-        return compare(routine, value, cmp, cmp_value);
+        return satisfies(value, cmp, cmp_value);
     });
     return value;
 }

@@ -1,4 +1,5 @@
 // Ordering, barriers and point-to-point synchronization.
+#include "compare.hpp"
 #include "team.hpp"
 
 using namespace shmem;
@@ -51,24 +52,6 @@ void sync_all()
 namespace {
 
 template <class T>
-inline bool compare(const char *routine, T value, int cmp, T cmp_value)
-{
-    switch (cmp) {
-    case SHMEM_CMP_EQ: return value == cmp_value;
-    case SHMEM_CMP_NE: return value != cmp_value;
-    case SHMEM_CMP_GT: return value > cmp_value;
-    case SHMEM_CMP_GE: return value >= cmp_value;
-    case SHMEM_CMP_LT: return value < cmp_value;
-    case SHMEM_CMP_LE: return value <= cmp_value;
-    default: {
-        Usage u(routine);
-        u.m().s("cmp = ").i(cmp).s(" is not a comparison; expected one of SHMEM_CMP_EQ, _NE, _GT, _GE, _LT, _LE");
-        u.fail();
-    }
-    }
-}
-
-template <class T>
 inline T load(const T *ivar)
 {
     return __atomic_load_n(ivar, __ATOMIC_ACQUIRE);
@@ -79,7 +62,8 @@ inline void wait_until(const char *routine, T *ivar, int cmp, T cmp_value)
 {
     check_init(routine);
     check_symmetric(routine, "ivar", ivar, sizeof(T));
-    port::wait_until([=] { return compare(routine, load(ivar), cmp, cmp_value); });
+    check_cmp(routine, cmp);
+    port::wait_until([=] { return satisfies(load(ivar), cmp, cmp_value); });
 }
 
 template <class T>
@@ -87,7 +71,8 @@ inline int test(const char *routine, T *ivar, int cmp, T cmp_value)
 {
     check_init(routine);
     check_symmetric(routine, "ivar", ivar, sizeof(T));
-    return compare(routine, load(ivar), cmp, cmp_value) ? 1 : 0;
+    check_cmp(routine, cmp);
+    return satisfies(load(ivar), cmp, cmp_value) ? 1 : 0;
 }
 
 }  // namespace
