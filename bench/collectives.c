@@ -1,15 +1,22 @@
-/* Cost of synchronization and collectives at the current PE count, under `oshrun --icount`.
+/* Cost of synchronization, collectives and atomics at the current PE count, under `oshrun --icount`.
  *
  * Under -icount shift=0,sleep=off a cycle is one retired instruction of the whole machine (QEMU runs the harts
  * in turn and its clock advances with every instruction of any of them), so a collective's figure is the work of
- * all PEs together, waits included only as the instructions a woken PE runs before it sleeps again. PE 0 reads
- * the counter around REPS calls (each preceded by nothing, so calls overlap as in a real program) and prints
- * the mean per call, and that divided by the PE count. */
+ * all PEs together; a sleeping PE adds only the instructions it runs when woken. PE 0 reads the counter around
+ * REPS back-to-back calls and reports the mean per call.
+ *
+ * Output: readable lines, and `csv:<table>:<values>` lines (the first of each table is its header) that
+ * scripts/bench.sh collects into results/<table>.csv:
+ *   sync      npes,operation,cycles                 barriers and team sync
+ *   coll_size npes,operation,bytes,cycles           broadcast, fcollect (bytes per PE), sum_reduce vs size
+ *   amo       npes,operation,cycles                 one fetching atomic to the right neighbour, others asleep */
 #include <shmem.h>
+#include <shmemx.h>
 #include <stdint.h>
 #include <stdio.h>
 
-#define REPS 20
+#define REPS 10
+#define MAXB (64 * 1024)
 
 static inline uint64_t rdcycle(void)
 {
@@ -18,58 +25,92 @@ static inline uint64_t rdcycle(void)
     return c;
 }
 
-static long src_long[512], dst_long[512 * 64];
-static long psync[SHMEM_SYNC_SIZE];
+static long *src, *dst;
 static long counter;
 static shmem_team_t team;
 
-static void report(const char *what, uint64_t total)
-{
-    const int n = shmem_n_pes();
-    if (shmem_my_pe() == 0)
-        printf("%-34s %3d PEs: %9lu instructions/call (machine), %7lu per PE\n", what, n,
-               (unsigned long)(total / REPS), (unsigned long)(total / REPS / (uint64_t)n));
-}
-
-#define MEASURE(what, call)                                      \
+#define MEASURE(total, call)                                     \
     do {                                                         \
         call;                                                    \
         shmem_barrier_all();                                     \
-        uint64_t t0 = rdcycle();                                 \
+        uint64_t t0_ = rdcycle();                                \
         for (int r_ = 0; r_ < REPS; ++r_) call;                  \
-        uint64_t t1 = rdcycle();                                 \
+        total = (rdcycle() - t0_) / REPS;                        \
         shmem_barrier_all();                                     \
-        report(what, t1 - t0);                                   \
     } while (0)
+
+static void sync_row(const char *op, uint64_t c)
+{
+    if (shmem_my_pe() != 0) return;
+    printf("%-38s %3d PEs: %9lu cycles/call (machine), %7lu per PE\n", op, shmem_n_pes(), (unsigned long)c,
+           (unsigned long)(c / (uint64_t)shmem_n_pes()));
+    printf("csv:sync:%d,%s,%lu\n", shmem_n_pes(), op, (unsigned long)c);
+}
+
+static void size_row(const char *op, size_t bytes, uint64_t c)
+{
+    if (shmem_my_pe() != 0) return;
+    printf("%-24s %7lu B %3d PEs: %10lu cycles/call (machine)\n", op, (unsigned long)bytes, shmem_n_pes(),
+           (unsigned long)c);
+    printf("csv:coll_size:%d,%s,%lu,%lu\n", shmem_n_pes(), op, (unsigned long)bytes, (unsigned long)c);
+}
 
 int main(void)
 {
     shmem_init();
     const int me = shmem_my_pe(), n = shmem_n_pes();
-    if (me == 0) printf("collectives: cycles = retired instructions of the whole machine (oshrun --icount)\n");
+    src = shmem_malloc(MAXB);
+    dst = shmem_malloc(MAXB * (size_t)(n > 16 ? n : 16));
+    for (int i = 0; i < MAXB / 8; ++i) src[i] = me + i;
+    if (me == 0) {
+        printf("collectives: a cycle = one retired instruction of the whole machine (oshrun --icount)\n");
+        printf("csv:sync:npes,operation,cycles\n");
+        printf("csv:coll_size:npes,operation,bytes,cycles\n");
+        printf("csv:amo:npes,operation,cycles\n");
+    }
     shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 1, n, NULL, 0, &team); /* a team of all: software barrier */
 
-    MEASURE("shmem_barrier_all", shmem_barrier_all());
-    MEASURE("shmem_team_sync (split team)", shmem_team_sync(team));
-    MEASURE("shmem_broadcast 8 B", shmem_long_broadcast(team, dst_long, src_long, 1, 0));
-    MEASURE("shmem_broadcast 4 KiB", shmem_long_broadcast(team, dst_long, src_long, 512, 0));
-    MEASURE("shmem_sum_reduce 8 B", shmem_long_sum_reduce(team, dst_long, src_long, 1));
-    MEASURE("shmem_sum_reduce 4 KiB", shmem_long_sum_reduce(team, dst_long, src_long, 512));
-    MEASURE("shmem_fcollect 8 B per PE", shmem_long_fcollect(team, dst_long, src_long, 1));
+    uint64_t c;
+    MEASURE(c, shmem_barrier_all());
+    sync_row("barrier_all", c);
+    MEASURE(c, shmemx_barrier_all_wand());
+    sync_row("barrier_wand", c);
+    MEASURE(c, shmemx_barrier_all_dissemination());
+    sync_row("barrier_dissemination", c);
+    MEASURE(c, shmem_team_sync(team));
+    sync_row("team_sync", c);
 
-    /* one fetching atomic to the right neighbour, the others asleep in a barrier */
+    for (size_t bytes = 8; bytes <= MAXB; bytes *= 4) {
+        const size_t elems = bytes / sizeof(long);
+        MEASURE(c, shmem_long_broadcast(team, dst, src, elems, 0));
+        size_row("broadcast", bytes, c);
+        MEASURE(c, shmem_long_sum_reduce(team, dst, src, elems));
+        size_row("sum_reduce", bytes, c);
+        if (bytes * (size_t)n <= MAXB * 16) {
+            MEASURE(c, shmem_long_fcollect(team, dst, src, elems));
+            size_row("fcollect", bytes, c);
+        }
+    }
+
+    /* one fetching atomic to the right neighbour, everybody else asleep in the barrier */
     shmem_barrier_all();
     if (me == 0 && n > 1) {
+        uint64_t t0, fa, cs;
         (void)shmem_long_atomic_fetch_add(&counter, 1, 1);
-        uint64_t t0 = rdcycle();
+        t0 = rdcycle();
         for (int r = 0; r < REPS; ++r) (void)shmem_long_atomic_fetch_add(&counter, 1, 1);
-        uint64_t t1 = rdcycle();
-        printf("%-34s %3d PEs: %9lu instructions/call (PE 0 alone)\n", "shmem_long_atomic_fetch_add", n,
-               (unsigned long)((t1 - t0) / REPS));
+        fa = (rdcycle() - t0) / REPS;
+        t0 = rdcycle();
+        for (int r = 0; r < REPS; ++r) (void)shmem_long_atomic_compare_swap(&counter, -1, 0, 1);
+        cs = (rdcycle() - t0) / REPS;
+        printf("%-38s %3d PEs: %9lu cycles/call\n", "long_atomic_fetch_add (neighbour)", n, (unsigned long)fa);
+        printf("%-38s %3d PEs: %9lu cycles/call\n", "long_atomic_compare_swap (neighbour)", n, (unsigned long)cs);
+        printf("csv:amo:%d,fetch_add,%lu\ncsv:amo:%d,compare_swap,%lu\n", n, (unsigned long)fa, n, (unsigned long)cs);
     }
     shmem_barrier_all();
-    (void)psync;
     shmem_team_destroy(team);
+    shmem_free(dst);
+    shmem_free(src);
     shmem_finalize();
     return 0;
 }

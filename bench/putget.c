@@ -44,6 +44,8 @@ static void fit(const char *name, const double *x, const double *y, int n)
     /* integers only: no floating-point printf needed */
     printf("%s fit: alpha = %ld cycles, beta = %ld.%03ld cycles/byte\n", name, (long)(alpha + 0.5),
            (long)beta, (long)((beta - (long)beta) * 1000 + 0.5));
+    printf("csv:putget_fit:%s,%ld,%ld.%04ld\n", name, (long)(alpha + 0.5), (long)beta,
+           (long)((beta - (long)beta) * 10000 + 0.5));
 }
 
 int main(void)
@@ -70,9 +72,11 @@ int main(void)
         printf("putget: PE 0 -> PE 1, %d PEs, cycles = retired instructions (icount), timer overhead %lu "
                "subtracted\n", n, (unsigned long)empty);
         printf("%8s %12s %12s %10s %10s\n", "bytes", "put cycles", "get cycles", "put c/B", "get c/B");
+        printf("csv:putget:bytes,put_cycles,get_cycles\ncsv:putget_fit:operation,alpha_cycles,beta_cycles_per_byte\n");
         for (size_t len = 8; len <= MAX; len *= 2, ++k) {
             uint64_t tp = measure(shmem_putmem, a, local, len, 1) - empty;
             uint64_t tg = measure(shmem_getmem, local, b, len, 1) - empty;
+            printf("csv:putget:%lu,%lu,%lu\n", (unsigned long)len, (unsigned long)tp, (unsigned long)tg);
             printf("%8lu %12lu %12lu %6lu.%03lu %6lu.%03lu\n", (unsigned long)len, (unsigned long)tp,
                    (unsigned long)tg, (unsigned long)(tp / len), (unsigned long)(tp * 1000 / len % 1000),
                    (unsigned long)(tg / len), (unsigned long)(tg * 1000 / len % 1000));

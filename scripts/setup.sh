@@ -10,6 +10,7 @@ packages=(
   gcc-riscv64-unknown-elf              # the cross compiler
   picolibc-riscv64-unknown-elf         # the C library (see README: why picolibc)
   binutils-riscv64-linux-gnu           # its ld links position-independent images (the elf ld refuses -pie)
+  gnuplot-nox                          # scripts/bench.sh draws its plots with it
   gcc-arm-none-eabi                    # a 32-bit C/C++ compiler: the headers' conformance checks (tests/conformance)
 )
 

@@ -1,0 +1,134 @@
+#!/usr/bin/env bash
+# The whole benchmark suite on one target: builds a Release tree (argument checks off), runs every benchmark
+# and case study through oshrun, collects their `csv:<table>:<values>` lines into <out>/<table>.csv, and draws
+# <out>/*.png with gnuplot. Prints numbers, never pass/fail.
+#
+#   bash scripts/bench.sh [--target virt-rv64] [--np 16] [--out results]
+#
+# --np is the PE count of the size sweeps and of the channel benchmark; the scaling runs use 1/2, 4, 8, ... up
+# to it.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+target=virt-rv64 np=16 out=results
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --target) target=$2; shift 2 ;;
+    --np) np=$2; shift 2 ;;
+    --out) out=$2; shift 2 ;;
+    -h|--help) sed -n '2,9p' "$0"; exit 0 ;;
+    *) echo "bench.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
+  esac
+done
+case "$target" in
+  virt-rv64) cycle="one retired instruction of the whole QEMU virt machine (-icount shift=0,sleep=off): a PE that sleeps adds nothing, so a lone PE's figure is its instruction count and a collective's is the work of all PEs together" ;;
+  *) echo "bench.sh: no benchmark runner for target '$target' yet" >&2; exit 2 ;;
+esac
+if ! [[ "$np" =~ ^[0-9]+$ ]] || [ "$np" -lt 2 ]; then echo "bench.sh: --np must be a number >= 2" >&2; exit 2; fi
+
+bash scripts/setup.sh
+command -v gnuplot >/dev/null || { echo "bench.sh: gnuplot missing (scripts/setup.sh installs gnuplot-nox)" >&2; exit 2; }
+build=build-bench-$target
+cmake -S . -B "$build" -DSHMEM_TARGET="$target" -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build "$build" -j"$(nproc)" >/dev/null
+oshrun="$build/host/oshrun"
+mkdir -p "$out"
+log="$out/bench.log"
+: > "$log"
+echo "target $target; a cycle is $cycle" | tee -a "$log"
+
+scaling=()
+for p in 2 4 8 16 32 64 128 256 512; do [ "$p" -le "$np" ] && scaling+=("$p"); done
+[ "${scaling[-1]}" = "$np" ] || scaling+=("$np")
+
+run() {  # run <np> <program> [args...]: one benchmark run, its output appended to the log
+  local n=$1 prog=$2; shift 2
+  echo "== oshrun --icount -np $n $(basename "$prog") $*" | tee -a "$log"
+  SHMEM_SYMMETRIC_SIZE=${SHMEM_SYMMETRIC_SIZE:-8M} "$oshrun" --icount --timeout 1200 -np "$n" "$prog" "$@" \
+    | tee -a "$log" | grep -v '^csv:' || { echo "bench.sh: $(basename "$prog") failed at $n PEs" >&2; exit 1; }
+}
+
+run 2 "$build/bench/bench_putget.elf"
+for p in "${scaling[@]}"; do run "$p" "$build/bench/bench_collectives.elf"; done
+run "$np" "$build/bench/channels/bench_channels.elf"
+for p in 1 "${scaling[@]}"; do [ "$p" -le 16 ] && run "$p" "$build/examples/fft2d/fft2d.elf" 128 all; done
+for p in "${scaling[@]}"; do [ "$p" -ge 3 ] || continue; [ "$p" -le 16 ] && run "$p" "$build/examples/matvec/matvec.elf" 56 32 both; done
+for p in 1 "${scaling[@]}"; do [ "$p" -le 16 ] && run "$p" "$build/examples/cbir/cbir.elf"; done
+
+# csv:<table>:<values> -> <out>/<table>.csv, the header once (the first line a table ever printed)
+rm -f "$out"/*.csv
+awk -v out="$out" -F: '/^csv:/ { t = $2; line = substr($0, length(t) + 6);
+    if (!(t in seen)) { seen[t] = line; print line > (out "/" t ".csv"); next }
+    if (line != seen[t]) print line > (out "/" t ".csv") }' "$log"
+echo "csv: $(cd "$out" && ls *.csv | tr '\n' ' ')"
+
+# ---- plots ------------------------------------------------------------------------------------------------
+series() {  # series <csv> <awk condition> <x column> <y column>: the selected rows as "x y", sorted by x
+  awk -F, -v c1="$3" -v c2="$4" "NR > 1 && ($2) { print \$c1, \$c2 }" "$1" | sort -n
+}
+plot() {  # plot <png> <title> <xlabel> <ylabel> <log axes> <gnuplot plot arguments>
+  gnuplot <<GP
+set terminal pngcairo size 900,560 noenhanced font ",10"
+set output "$out/$1"
+set title "$2"
+set xlabel "$3"
+set ylabel "$4"
+set key left top
+set grid
+$5
+plot $6
+GP
+}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+read -r put_a put_b < <(awk -F, '$1 == "shmem_putmem" { print $2, $3 }' "$out/putget_fit.csv")
+read -r get_a get_b < <(awk -F, '$1 == "shmem_getmem" { print $2, $3 }' "$out/putget_fit.csv")
+series "$out/putget.csv" 1 1 2 > "$tmp/put"; series "$out/putget.csv" 1 1 3 > "$tmp/get"
+plot putget_latency.png "put/get to a neighbour ($target): T = alpha + beta L" "bytes" "cycles" \
+  "set logscale xy 2" "'$tmp/put' w lp t 'shmem_putmem', $put_a + $put_b*x t 'put fit: alpha $put_a, beta $put_b', '$tmp/get' w lp t 'shmem_getmem', $get_a + $get_b*x t 'get fit: alpha $get_a, beta $get_b'"
+awk '{ print $1, $1 / $2 }' "$tmp/put" > "$tmp/putbw"; awk '{ print $1, $1 / $2 }' "$tmp/get" > "$tmp/getbw"
+plot putget_bandwidth.png "put/get bandwidth to a neighbour ($target)" "bytes" "bytes per cycle" \
+  "set logscale x 2" "'$tmp/putbw' w lp t 'shmem_putmem', '$tmp/getbw' w lp t 'shmem_getmem'"
+
+for op in barrier_wand barrier_dissemination team_sync; do series "$out/sync.csv" "\$2 == \"$op\"" 1 3 > "$tmp/$op"; done
+plot barrier.png "barrier vs PE count ($target; machine cycles per barrier)" "PEs" "cycles" "set logscale x 2" \
+  "'$tmp/barrier_wand' w lp t 'WAND-style (shmemx_barrier_all_wand)', '$tmp/barrier_dissemination' w lp t 'dissemination (shmemx_barrier_all_dissemination)', '$tmp/team_sync' w lp t 'shmem_team_sync (split team)'"
+
+for op in broadcast fcollect sum_reduce; do series "$out/coll_size.csv" "\$1 == $np && \$2 == \"$op\"" 3 4 > "$tmp/$op"; done
+plot collectives_size.png "collectives vs size at $np PEs ($target; machine cycles per call)" "bytes (fcollect: per PE)" "cycles" \
+  "set logscale xy 2" "'$tmp/broadcast' w lp t 'broadcast', '$tmp/fcollect' w lp t 'fcollect', '$tmp/sum_reduce' w lp t 'sum_reduce (long)'"
+
+for op in fetch_add compare_swap; do series "$out/amo.csv" "\$2 == \"$op\"" 1 3 > "$tmp/$op"; done
+plot atomics.png "one atomic to a neighbour ($target; cycles per call)" "PEs in the run" "cycles" "set logscale x 2; set yrange [0:*]" \
+  "'$tmp/fetch_add' w lp t 'long fetch_add', '$tmp/compare_swap' w lp t 'long compare_swap'"
+
+if [ -f "$out/channel_pingpong.csv" ]; then
+  awk -F, 'NR > 1 { print $2, $3, $1 }' "$out/channel_pingpong.csv" | sort -n > "$tmp/pp"
+  plot channel_pingpong.png "channel ping-pong between neighbours ($target)" "slots" "cycles per round trip" \
+    "set logscale x 2; set yrange [0:*]" "'$tmp/pp' u 1:2 w lp t 'round trip'"
+fi
+if [ -f "$out/channel_many_to_one.csv" ]; then
+  series "$out/channel_many_to_one.csv" 1 1 2 > "$tmp/m21"
+  plot channel_many_to_one.png "many-to-one channel: cost with idle senders ($target)" "idle senders" "cycles per message" \
+    "set yrange [0:*]" "'$tmp/m21' w lp t 'receive with fair selection'"
+fi
+
+fft_n=$(awk -F, 'NR == 2 { print $2 }' "$out/fft2d.csv")
+args=""
+for v in put get store alltoall; do
+  series "$out/fft2d.csv" "\$3 == \"$v\"" 1 4 > "$tmp/fft_$v"
+  args+="'$tmp/fft_$v' w lp t '$v',"
+done
+plot fft2d.png "2D FFT ${fft_n}x${fft_n}: transpose variants vs PE count ($target; machine cycles of the transpose)" "PEs" "cycles" \
+  "set logscale x 2; set yrange [0:*]" "${args%,}"
+if [ -f "$out/matvec.csv" ]; then
+  for m in tree linear; do series "$out/matvec.csv" "\$1 == \"$m\"" 3 5 > "$tmp/mv_$m"; done
+  plot matvec.png "streaming mat-vec: service time per matrix ($target)" "workers" "cycles per matrix" \
+    "set yrange [0:*]" "'$tmp/mv_tree' w lp t 'binary-tree distribution', '$tmp/mv_linear' w lp t 'linear distribution'"
+fi
+if [ -f "$out/cbir.csv" ]; then
+  series "$out/cbir.csv" 1 1 3 > "$tmp/cbir"
+  plot cbir.png "CBIR feature extraction + gather ($target)" "PEs" "cycles" "set logscale x 2; set yrange [0:*]" "'$tmp/cbir' w lp t 'autocorrelogram features'"
+fi
+{ echo "target: $target"; echo "a cycle is $cycle"; echo "build: Release (argument checks off)"; } > "$out/README.txt"
+echo "plots: $(cd "$out" && ls *.png | tr '\n' ' ')"
