@@ -173,14 +173,14 @@ void shmem_crt_bad_boot_block(uint64_t hart, uintptr_t where)
     Message()
         .s("libshmem: hart ").u(hart).s(": no boot block at ").x(where)
         .s("; start the image with oshrun (host_loader), which writes one per PE")
-        .write();
+        .write_early();
     port::end_run(127);
 }
 
 void shmem_crt_bad_relocation(uint64_t type)
 {
     Message().s("libshmem: image has relocation type ").u(type)
-        .s("; only R_RISCV_RELATIVE (3) can be applied at startup: link with add_shmem_executable").write();
+        .s("; only R_RISCV_RELATIVE (3) can be applied at startup: link with add_shmem_executable").write_early();
     port::end_run(127);
 }
 

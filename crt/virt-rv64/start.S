@@ -4,6 +4,7 @@
  */
 #include "boot_block.h"
 
+#define R_RISCV_NONE 0
 #define R_RISCV_RELATIVE 3
 
     .section .text.shmem_start, "ax"
@@ -41,12 +42,13 @@ _start:
     lwu     a3, 8(a0)                   /* ELF64_R_TYPE(r_info) */
     ld      a4, 16(a0)                  /* r_addend */
     li      a5, R_RISCV_RELATIVE
-    bne     a3, a5, 3f
+    bne     a3, a5, 6f
     add     a2, a2, t5
     add     a4, a4, t5
     sd      a4, 0(a2)
-    addi    a0, a0, 24
+7:  addi    a0, a0, 24
     j       2b
+6:  beqz    a3, 7b                      /* R_RISCV_NONE: ld leaves these for relaxed-away TLS accesses */
 3:  lla     sp, __shmem_trap_stack_top
     mv      a0, a3
     call    shmem_crt_bad_relocation

@@ -49,6 +49,11 @@ void console_write(const char *buf, size_t n)
     __atomic_store_n(lock, 0u, __ATOMIC_RELEASE);
 }
 
+void console_write_early(const char *buf, size_t n)
+{
+    for (size_t i = 0; i < n; ++i) uart_put(buf[i]);
+}
+
 void console_release_if_mine()
 {
     uint32_t expected = uint32_t(geometry.pe) + 1;

@@ -144,6 +144,9 @@ void hw_barrier();
 // with another PE's.
 void console_write(const char *buf, size_t n);
 
+// Without the lock, for the startup code's reports before anything is set up (lines may interleave then).
+void console_write_early(const char *buf, size_t n);
+
 // For the trap report: a PE that trapped inside console_write would otherwise wait for its own lock forever.
 void console_release_if_mine();
 

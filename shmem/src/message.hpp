@@ -51,6 +51,16 @@ public:
         n_ = 0;
     }
 
+    // The same, straight to the console with no lock: for reports before the startup code has set up the
+    // machine-wide state (the console lock lives in PE 0's .bss, which may not be cleared yet).
+    void write_early()
+    {
+        if (n_ == sizeof buf_) --n_;
+        buf_[n_++] = '\n';
+        port::console_write_early(buf_, n_);
+        n_ = 0;
+    }
+
 private:
     char buf_[240];
     size_t n_ = 0;

@@ -56,8 +56,13 @@ inline void check_team(const char *routine, shmem_team_t team)
 
 // The world PE that `pe` of the context's team is, after checking the context and the PE (OpenSHMEM 1.5: the
 // PE argument of a context routine is relative to the context's team).
-inline int ctx_pe(const char *routine, shmem_ctx_t ctx, int pe)
+[[gnu::always_inline]] inline int ctx_pe(const char *routine, shmem_ctx_t ctx, int pe)
 {
+    // The plain routines pass SHMEM_CTX_DEFAULT, a constant: this branch is all that remains of them.
+    if (ctx == SHMEM_CTX_DEFAULT) {
+        check_pe(routine, pe);
+        return pe;
+    }
     check_ctx(routine, ctx);
     const shmem_team_s *t = ctx->team;
     if constexpr (checks)
