@@ -102,16 +102,14 @@ for op in fetch_add compare_swap; do series "$out/amo.csv" "\$2 == \"$op\"" 1 3 
 plot atomics.png "one atomic to a neighbour ($target; cycles per call)" "PEs in the run" "cycles" "set logscale x 2; set yrange [0:*]" \
   "'$tmp/fetch_add' w lp t 'long fetch_add', '$tmp/compare_swap' w lp t 'long compare_swap'"
 
-if [ -f "$out/channel_pingpong.csv" ]; then
-  awk -F, 'NR > 1 { print $2, $3, $1 }' "$out/channel_pingpong.csv" | sort -n > "$tmp/pp"
-  plot channel_pingpong.png "channel ping-pong between neighbours ($target)" "slots" "cycles per round trip" \
-    "set logscale x 2; set yrange [0:*]" "'$tmp/pp' u 1:2 w lp t 'round trip'"
-fi
-if [ -f "$out/channel_many_to_one.csv" ]; then
-  series "$out/channel_many_to_one.csv" 1 1 2 > "$tmp/m21"
-  plot channel_many_to_one.png "many-to-one channel: cost with idle senders ($target)" "idle senders" "cycles per message" \
-    "set yrange [0:*]" "'$tmp/m21' w lp t 'receive with fair selection'"
-fi
+series "$out/channel_pingpong.csv" '$1 == "spsc"' 2 3 > "$tmp/pp_rt"
+series "$out/channel_pingpong.csv" '$1 == "burst"' 2 4 > "$tmp/pp_burst"
+series "$out/channel_stream.csv" 1 1 2 > "$tmp/stream"
+plot channel_pingpong.png "channels between neighbours at $np PEs ($target)" "slots (K)" "cycles" \
+  "set logscale x 2; set yrange [0:*]" "'$tmp/pp_rt' w lp t 'ping-pong round trip, 1 value each way', '$tmp/pp_burst' w lp t 'burst ping-pong (K values each way), per message', '$tmp/stream' w lp t 'one-way stream, per message'"
+series "$out/channel_many_to_one.csv" 1 1 2 > "$tmp/m21"
+plot channel_many_to_one.png "many-to-one channel with idle senders at $np PEs ($target)" "idle senders" "cycles per round trip" \
+  "set yrange [0:*]" "'$tmp/m21' w lp t 'round trip through recv_any (fair selection)'"
 
 fft_n=$(awk -F, 'NR == 2 { print $2 }' "$out/fft2d.csv")
 args=""
