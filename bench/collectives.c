@@ -27,7 +27,7 @@ static inline uint64_t rdcycle(void)
 
 static long *src, *dst;
 static long counter;
-static shmem_team_t team;
+static shmem_team_t team, half;
 
 #define MEASURE(total, call)                                     \
     do {                                                         \
@@ -68,7 +68,10 @@ int main(void)
         printf("csv:coll_size:npes,operation,bytes,cycles\n");
         printf("csv:amo:npes,operation,cycles\n");
     }
-    shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 1, n, NULL, 0, &team); /* a team of all: software barrier */
+    /* a team of all PEs (its sync is the port's hardware barrier, as for the world) and the even PEs (a software
+     * dissemination barrier over ceil(n/2) PEs) */
+    shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 1, n, NULL, 0, &team);
+    shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 2, (n + 1) / 2, NULL, 0, &half);
 
     uint64_t c;
     MEASURE(c, shmem_barrier_all());
@@ -78,7 +81,14 @@ int main(void)
     MEASURE(c, shmemx_barrier_all_dissemination());
     sync_row("barrier_dissemination", c);
     MEASURE(c, shmem_team_sync(team));
-    sync_row("team_sync", c);
+    sync_row("team_sync_all", c);
+    if (half != SHMEM_TEAM_INVALID) {
+        MEASURE(c, shmem_team_sync(half));
+    } else {
+        shmem_barrier_all(); /* odd PEs: not in the team; keep the barriers of MEASURE in step */
+        shmem_barrier_all();
+    }
+    sync_row("team_sync_even_pes", c);
 
     for (size_t bytes = 8; bytes <= MAXB; bytes *= 4) {
         const size_t elems = bytes / sizeof(long);
@@ -108,6 +118,7 @@ int main(void)
         printf("csv:amo:%d,fetch_add,%lu\ncsv:amo:%d,compare_swap,%lu\n", n, (unsigned long)fa, n, (unsigned long)cs);
     }
     shmem_barrier_all();
+    shmem_team_destroy(half);
     shmem_team_destroy(team);
     shmem_free(dst);
     shmem_free(src);

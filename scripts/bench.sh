@@ -90,9 +90,9 @@ awk '{ print $1, $1 / $2 }' "$tmp/put" > "$tmp/putbw"; awk '{ print $1, $1 / $2 
 plot putget_bandwidth.png "put/get bandwidth to a neighbour ($target)" "bytes" "bytes per cycle" \
   "set logscale x 2" "'$tmp/putbw' w lp t 'shmem_putmem', '$tmp/getbw' w lp t 'shmem_getmem'"
 
-for op in barrier_wand barrier_dissemination team_sync; do series "$out/sync.csv" "\$2 == \"$op\"" 1 3 > "$tmp/$op"; done
-plot barrier.png "barrier vs PE count ($target; machine cycles per barrier)" "PEs" "cycles" "set logscale x 2" \
-  "'$tmp/barrier_wand' w lp t 'WAND-style (shmemx_barrier_all_wand)', '$tmp/barrier_dissemination' w lp t 'dissemination (shmemx_barrier_all_dissemination)', '$tmp/team_sync' w lp t 'shmem_team_sync (split team)'"
+for op in barrier_wand barrier_dissemination; do series "$out/sync.csv" "\$2 == \"$op\"" 1 3 > "$tmp/$op"; done
+plot barrier.png "barrier of all PEs vs PE count ($target; machine cycles per barrier)" "PEs" "cycles" "set logscale x 2" \
+  "'$tmp/barrier_wand' w lp t 'WAND-style (shmemx_barrier_all_wand)', '$tmp/barrier_dissemination' w lp t 'dissemination (shmemx_barrier_all_dissemination)'"
 
 for op in broadcast fcollect sum_reduce; do series "$out/coll_size.csv" "\$1 == $np && \$2 == \"$op\"" 3 4 > "$tmp/$op"; done
 plot collectives_size.png "collectives vs size at $np PEs ($target; machine cycles per call)" "bytes (fcollect: per PE)" "cycles" \
