@@ -198,3 +198,5 @@ void shmem_crt_trap(uint64_t cause, uint64_t pc, uint64_t tval, uint64_t sp, uin
 }
 
 }  // extern "C"
+
+void shmem::port::flush_console() { flush_line(); }

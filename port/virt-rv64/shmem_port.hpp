@@ -144,6 +144,9 @@ void hw_barrier();
 // with another PE's.
 void console_write(const char *buf, size_t n);
 
+// Writes out this PE's partly filled console line, if any (stdout is line-buffered per PE; see crt.cpp).
+void flush_console();
+
 // Without the lock, for the startup code's reports before anything is set up (lines may interleave then).
 void console_write_early(const char *buf, size_t n);
 

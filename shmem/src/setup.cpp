@@ -34,6 +34,7 @@ int shmem_n_pes(void) { return port::n_pes(); }
 void shmem_global_exit(int status)
 {
     port::quiet();
+    port::flush_console();  // this PE's unfinished line is output too
     port::end_run(status);
 }
 
