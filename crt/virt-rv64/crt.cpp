@@ -86,6 +86,7 @@ void shmem_crt_start(struct shmem_boot_block *boot)
     g.npes = int(boot->npes);
     g.base = reinterpret_cast<uintptr_t>(boot);
     g.heap_lo = reinterpret_cast<uintptr_t>(__end);
+    g.sleeping_base = (reinterpret_cast<uintptr_t>(&port::sleeping) & g.mask) + g.ram_base;
     // Symbols are reached pc-relatively, so every symbol's runtime address carries the image's displacement,
     // the absolute __stack_size too: the difference of two symbols is the link-time value.
     const uintptr_t stack_size = reinterpret_cast<uintptr_t>(__stack_size) - reinterpret_cast<uintptr_t>(__image_start);

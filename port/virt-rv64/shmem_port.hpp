@@ -30,6 +30,7 @@ struct Geometry {
     uintptr_t base;      // this PE's partition base
     uintptr_t heap_lo;   // symmetric heap: [heap_lo, heap_hi)
     uintptr_t heap_hi;
+    uintptr_t sleeping_base;  // PE 0's address of `sleeping`: PE k's is this + (k << log2)
     uint32_t log2;       // log2(partition size)
     int pe;
     int npes;
@@ -92,7 +93,10 @@ inline uint64_t cycles()
 // The timer backstop (1 ms of mtime) covers writers outside the library, e.g. plain stores through shmem_ptr.
 
 namespace clint {
-inline volatile uint32_t *msip(int hart) { return reinterpret_cast<volatile uint32_t *>(0x2000000u + 4u * hart); }
+inline volatile uint32_t *msip(int hart)
+{
+    return reinterpret_cast<volatile uint32_t *>(uintptr_t(0x2000000) + 4 * uintptr_t(hart));
+}
 inline volatile uint64_t *mtimecmp(int hart)
 {
     return reinterpret_cast<volatile uint64_t *>(0x2004000u + 8u * hart);
@@ -111,7 +115,8 @@ inline void wake(int pe) { *clint::msip(pe) = 1; }
 inline void notify(int pe)
 {
     fence();
-    if (__atomic_load_n(remote_ptr(&sleeping, pe), __ATOMIC_RELAXED) != 0) wake(pe);
+    const auto *target = reinterpret_cast<const uint32_t *>(geometry.sleeping_base + (uintptr_t(pe) << geometry.log2));
+    if (__atomic_load_n(target, __ATOMIC_RELAXED) != 0) wake(pe);
 }
 
 // Sleep until done() is true. done() reads memory that another PE writes and then notifies us about.
