@@ -110,61 +110,28 @@
     SHMEM_AMO_BITWISE_STANDARD_TYPES(X) \
     SHMEM_AMO_BITWISE_TYPEDEF_TYPES(X)
 
-/* Reductions (OpenSHMEM 1.5 Table 10). Bitwise: and, or, xor; min/max: compare; arithmetic: sum, prod. */
-#define SHMEM_REDUCE_BITWISE_TYPES(X) \
-    X(unsigned char, uchar)           \
-    X(unsigned short, ushort)         \
-    X(unsigned int, uint)             \
-    X(unsigned long, ulong)           \
-    X(unsigned long long, ulonglong)  \
-    X(int8_t, int8)                   \
-    X(int16_t, int16)                 \
-    X(int32_t, int32)                 \
-    X(int64_t, int64)                 \
-    X(uint8_t, uint8)                 \
-    X(uint16_t, uint16)               \
-    X(uint32_t, uint32)               \
-    X(uint64_t, uint64)               \
-    X(size_t, size)
-
-#define SHMEM_REDUCE_MINMAX_TYPES(X) \
-    X(char, char)                    \
-    X(signed char, schar)            \
-    X(short, short)                  \
-    X(int, int)                      \
-    X(long, long)                    \
-    X(long long, longlong)           \
-    X(ptrdiff_t, ptrdiff)            \
-    X(unsigned char, uchar)          \
-    X(unsigned short, ushort)        \
-    X(unsigned int, uint)            \
-    X(unsigned long, ulong)          \
-    X(unsigned long long, ulonglong) \
-    X(int8_t, int8)                  \
-    X(int16_t, int16)                \
-    X(int32_t, int32)                \
-    X(int64_t, int64)                \
-    X(uint8_t, uint8)                \
-    X(uint16_t, uint16)              \
-    X(uint32_t, uint32)              \
-    X(uint64_t, uint64)              \
-    X(size_t, size)                  \
-    X(float, float)                  \
-    X(double, double)                \
-    X(long double, longdouble)
-
-#define SHMEM_REDUCE_ARITH_TYPES(X)           \
-    SHMEM_REDUCE_MINMAX_TYPES(X)              \
-    X(double _Complex, complexd)              \
-    X(float _Complex, complexf)
-
-/* The standard (non-typedef) subsets of the reduction tables: the generic names' cases */
+/* Reductions (OpenSHMEM 1.5 Table 10). Bitwise: and, or, xor; min/max: compare; arithmetic: sum, prod. Each
+ * list is its standard (non-typedef) types, which the generic names select on, and the typedef'd ones. */
 #define SHMEM_REDUCE_BITWISE_STANDARD_TYPES(X) \
     X(unsigned char, uchar)                    \
     X(unsigned short, ushort)                  \
     X(unsigned int, uint)                      \
     X(unsigned long, ulong)                    \
     X(unsigned long long, ulonglong)
+#define SHMEM_REDUCE_BITWISE_TYPEDEF_TYPES(X) \
+    X(int8_t, int8)                           \
+    X(int16_t, int16)                         \
+    X(int32_t, int32)                         \
+    X(int64_t, int64)                         \
+    X(uint8_t, uint8)                         \
+    X(uint16_t, uint16)                       \
+    X(uint32_t, uint32)                       \
+    X(uint64_t, uint64)                       \
+    X(size_t, size)
+#define SHMEM_REDUCE_BITWISE_TYPES(X)       \
+    SHMEM_REDUCE_BITWISE_STANDARD_TYPES(X) \
+    SHMEM_REDUCE_BITWISE_TYPEDEF_TYPES(X)
+
 #define SHMEM_REDUCE_MINMAX_STANDARD_TYPES(X) \
     X(char, char)                             \
     X(signed char, schar)                     \
@@ -180,10 +147,19 @@
     X(float, float)                           \
     X(double, double)                         \
     X(long double, longdouble)
+#define SHMEM_REDUCE_MINMAX_TYPES(X)          \
+    SHMEM_REDUCE_MINMAX_STANDARD_TYPES(X)     \
+    X(ptrdiff_t, ptrdiff)                     \
+    SHMEM_REDUCE_BITWISE_TYPEDEF_TYPES(X)
+
 #define SHMEM_REDUCE_ARITH_STANDARD_TYPES(X) \
     SHMEM_REDUCE_MINMAX_STANDARD_TYPES(X)    \
     X(double _Complex, complexd)             \
     X(float _Complex, complexf)
+#define SHMEM_REDUCE_ARITH_TYPES(X)       \
+    SHMEM_REDUCE_ARITH_STANDARD_TYPES(X) \
+    X(ptrdiff_t, ptrdiff)                 \
+    SHMEM_REDUCE_BITWISE_TYPEDEF_TYPES(X)
 
 /* Deprecated active-set reductions, shmem_TYPE_OP_to_all (OpenSHMEM 1.4 names) */
 #define SHMEM_TO_ALL_BITWISE_TYPES(X) \
