@@ -1,0 +1,272 @@
+#!/usr/bin/env bash
+# Builds the epiphany-elf cross toolchain -- binutils 2.40, GCC 12 (C, C++, libstdc++) and newlib -- from Debian 12's
+# source packages (binutils-source, gcc-12-source, newlib-source) into a cached prefix. When the cache is complete
+# it only prints where it is. Installs its build dependencies with apt-get when they are missing (needs root or
+# sudo then). Nothing is fetched from anywhere but Debian's mirrors.
+#
+#   bash scripts/epiphany-toolchain.sh              build (or find) the toolchain, then print its prefix
+#   bash scripts/epiphany-toolchain.sh --print-prefix   print the prefix only (whether built or not)
+#   bash scripts/epiphany-toolchain.sh --force      rebuild even when the cache is complete
+#
+# Prefix: ${SHMEM_TOOLCHAIN_DIR:-$HOME/.cache/libshmem/toolchains}/epiphany-elf-gcc12 (its bin/ holds
+# epiphany-elf-gcc, -g++, -as, -ld, -size, ...). The build runs in a temporary directory under ${TMPDIR:-/tmp}
+# (about 1.5 GB at its peak) that is removed at the end; per-step logs stay in <prefix>.logs/. About 25-35 minutes
+# on 2 cores. The stamp file <prefix>/.complete is written last: an interrupted build is redone from scratch.
+#
+# Steps: binutils; GCC stage 1 (C only, no libc, -O1 host build: it only has to compile newlib); newlib (with
+# newlib-nano's printf and malloc, -Os, one section per function: cores have 32 KB); GCC final (C, C++, libstdc++
+# against newlib); a check that compiles C and C++ and links a C program with newlib at address 0 of a 32 KB map.
+# Debian's dfsg GCC tarball has no GFDL manuals, so Debian's own gcc-gfdl-build.diff (from gcc-12-source) is
+# applied, and GCC is configured with MAKEINFO=true (no info pages are built).
+set -euo pipefail
+
+target=epiphany-elf
+# Bump when anything below changes the installed result: a cache with another recipe is rebuilt.
+recipe="epiphany-elf-gcc12 recipe 1: binutils 2.40, gcc 12 c/c++/libstdc++, newlib nano-io nano-malloc -Os"
+root=${SHMEM_TOOLCHAIN_DIR:-$HOME/.cache/libshmem/toolchains}
+prefix=$root/epiphany-elf-gcc12
+stamp=$prefix/.complete
+logdir=$prefix.logs
+
+force=0
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --print-prefix) echo "$prefix"; exit 0 ;;
+    --force) force=1; shift ;;
+    -h|--help) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "epiphany-toolchain.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
+  esac
+done
+
+cache_complete() {
+  [ -f "$stamp" ] && [ "$(head -n1 "$stamp")" = "$recipe" ] && [ -x "$prefix/bin/$target-gcc" ]
+}
+if [ "$force" = 0 ] && cache_complete; then
+  echo "epiphany-toolchain: cached toolchain is complete: $prefix (bin: $prefix/bin)"
+  exit 0
+fi
+
+# One build at a time per cache directory; a second caller waits, then finds the cache complete.
+mkdir -p "$root"
+exec 9>"$root/.epiphany-elf-gcc12.lock"
+if ! flock -n 9; then
+  echo "epiphany-toolchain: another build is running in $root; waiting for it"
+  flock 9
+fi
+if [ "$force" = 0 ] && cache_complete; then
+  echo "epiphany-toolchain: cached toolchain is complete: $prefix (bin: $prefix/bin)"
+  exit 0
+fi
+
+# ---- build dependencies (Debian packages only) ----
+packages=(build-essential texinfo bison flex patch xz-utils file
+          libgmp-dev libmpfr-dev libmpc-dev libisl-dev zlib1g-dev
+          binutils-source gcc-12-source newlib-source)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "epiphany-toolchain: installing ${missing[*]}"
+  if [ "$(id -u)" -eq 0 ]; then sudo=(); elif command -v sudo >/dev/null; then sudo=(sudo); else
+    echo "epiphany-toolchain: need root (or sudo) to install: ${missing[*]}" >&2; exit 1; fi
+  export DEBIAN_FRONTEND=noninteractive
+  "${sudo[@]}" apt-get update -qq
+  "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+one() {  # one <glob>: the single file matching it
+  local m=( $1 )
+  if [ ${#m[@]} -ne 1 ] || [ ! -f "${m[0]}" ]; then
+    echo "epiphany-toolchain: expected exactly one file matching $1, found: ${m[*]}" >&2; exit 1
+  fi
+  echo "${m[0]}"
+}
+binutils_tar=$(one '/usr/src/binutils/binutils-2.40.tar.*')
+gcc_tar=$(one '/usr/src/gcc-12/gcc-12.*-dfsg.tar.*')
+gfdl_patch=$(one /usr/src/gcc-12/debian/patches/gcc-gfdl-build.diff)
+newlib_tar=$(one '/usr/src/newlib/newlib-*.tar.*')
+
+# ---- the build ----
+jobs=$(nproc)
+t_start=$(date +%s)
+work=$(mktemp -d "${TMPDIR:-/tmp}/epiphany-toolchain.XXXXXX")
+cleanup() { rm -rf "$work"; }
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+rm -rf "$prefix" "$logdir"
+mkdir -p "$prefix" "$logdir"
+export PATH="$prefix/bin:$PATH"
+# Host programs carry no debug info (smaller work dir and prefix); the target libraries are built for size.
+host_flags=(CFLAGS="-O2 -g0" CXXFLAGS="-O2 -g0")
+target_flags="-g -Os -ffunction-sections -fdata-sections"
+
+echo "epiphany-toolchain: building $target into $prefix (work dir $work, $jobs jobs, logs in $logdir)"
+peak_kb=0
+step_no=0
+step() {  # step <name> <command...>: run it with its output in <logdir>/<n>-<name>.log
+  local name=$1; shift
+  step_no=$((step_no + 1))
+  local log; log=$(printf '%s/%d-%s.log' "$logdir" "$step_no" "$name")
+  local t0; t0=$(date +%s)
+  printf 'epiphany-toolchain: [%d] %-22s ' "$step_no" "$name"
+  # Not inside an `if`: there set -e would be off in the subshell too, and a failing command would go unseen.
+  set +e
+  ( set -e; "$@" ) >"$log" 2>&1
+  local rc=$?
+  set -e
+  if [ "$rc" -ne 0 ]; then
+    echo "FAILED"
+    echo "epiphany-toolchain: step '$name' failed; the last lines of $log:" >&2
+    tail -n 40 "$log" >&2
+    exit 1
+  fi
+  local kb; kb=$(du -sk "$work" | cut -f1)
+  [ -f "$work/peak-kb" ] && [ "$(cat "$work/peak-kb")" -gt "$kb" ] && kb=$(cat "$work/peak-kb")
+  [ "$kb" -gt "$peak_kb" ] && peak_kb=$kb
+  printf 'done in %4ds   (work dir %s MB, prefix %s MB)\n' "$(( $(date +%s) - t0 ))" \
+    "$((kb / 1024))" "$(( $(du -sk "$prefix" | cut -f1) / 1024 ))"
+}
+
+unpack() {
+  mkdir -p "$work/src"
+  tar -C "$work/src" -xf "$binutils_tar"
+  # Only C and C++ are built: leave out the other languages' runtime libraries and the test suites (except
+  # testsuite/selftests: the build runs cc1's self-tests on it). The front ends' directories stay: configure
+  # reads their config-lang.in to know which target libraries belong to languages that are not built (without
+  # gcc/go it would configure libffi, which has no epiphany port).
+  tar -C "$work/src" -xf "$gcc_tar" \
+    --exclude='gcc-*/libgo' --exclude='gcc-*/libphobos' --exclude='gcc-*/libada' \
+    --exclude='gcc-*/libgfortran' --exclude='gcc-*/libobjc' --exclude='gcc-*/libffi'
+  tar -C "$work/src" -xf "$newlib_tar"
+  mv "$work"/src/binutils-2.* "$work/src/binutils"
+  mv "$work"/src/gcc-12.* "$work/src/gcc"
+  find "$work/src/gcc/gcc/testsuite" -mindepth 1 -maxdepth 1 ! -name selftests -exec rm -rf {} +
+  mv "$work"/src/newlib-* "$work/src/newlib"
+  # The dfsg tarball lacks doc/tm.texi; without this patch s-tm-texi fails the build.
+  patch -d "$work/src/gcc" -p2 --forward < "$gfdl_patch"
+}
+
+build_binutils() {
+  mkdir -p "$work/build-binutils" && cd "$work/build-binutils"
+  ../src/binutils/configure --target=$target --prefix="$prefix" \
+    --disable-nls --disable-werror --disable-gdb --disable-gdbserver --disable-sim --disable-gprofng \
+    --disable-readline --disable-libdecnumber --with-system-zlib "${host_flags[@]}"
+  make -j"$jobs"
+  make install
+}
+
+gcc_common=(--target=$target --with-newlib --disable-nls --disable-shared --disable-threads --disable-tls
+            --disable-libssp --disable-libquadmath --disable-libgomp --disable-libatomic --disable-libitm
+            --disable-libvtv --disable-libsanitizer --with-system-zlib MAKEINFO=true)
+
+build_gcc_stage1() {
+  mkdir -p "$work/build-gcc1" && cd "$work/build-gcc1"
+  ../src/gcc/configure --prefix="$prefix" "${gcc_common[@]}" --enable-languages=c --without-headers \
+    --disable-lto --disable-libstdcxx CFLAGS="-O1 -g0" CXXFLAGS="-O1 -g0" CFLAGS_FOR_TARGET="$target_flags"
+  make -j"$jobs" all-gcc all-target-libgcc
+  make install-gcc install-target-libgcc
+  cd "$work" && rm -rf "$work/build-gcc1"
+}
+
+build_newlib() {
+  mkdir -p "$work/build-newlib" && cd "$work/build-newlib"
+  ../src/newlib/configure --target=$target --prefix="$prefix" --disable-nls \
+    --enable-newlib-nano-formatted-io --enable-newlib-nano-malloc \
+    CFLAGS_FOR_TARGET="$target_flags" MAKEINFO=true
+  make -j"$jobs"
+  make install
+  cd "$work" && rm -rf "$work/build-newlib"
+}
+
+build_gcc_final() {
+  mkdir -p "$work/build-gcc" && cd "$work/build-gcc"
+  ../src/gcc/configure --prefix="$prefix" "${gcc_common[@]}" --enable-languages=c,c++ \
+    --disable-libstdcxx-pch --disable-libstdcxx-verbose "${host_flags[@]}" \
+    CFLAGS_FOR_TARGET="$target_flags" CXXFLAGS_FOR_TARGET="$target_flags"
+  make -j"$jobs"
+  # The work dir is at its largest here (sources, binutils' and GCC's build trees); step() reads this back.
+  du -sk "$work" | cut -f1 > "$work/peak-kb"
+  echo "work dir after the final GCC build: $(( $(cat "$work/peak-kb") / 1024 )) MB"
+  make install
+}
+
+check() {
+  local d=$work/check; mkdir -p "$d" && cd "$d"
+  $target-gcc --version | head -n1
+  cat > hello.c <<'EOF'
+#include <stdio.h>
+#include <string.h>
+int counter;
+int main(void) { char b[16]; strcpy(b, "hello"); counter = (int)strlen(b); printf("%s %d\n", b, counter); return 0; }
+EOF
+  cat > free.cc <<'EOF'
+#include <stdint.h>
+template <typename T> struct Box { T v; constexpr T get() const { return v; } };
+static_assert(sizeof(uint32_t) == 4 && sizeof(void *) == 4, "ILP32");
+extern "C" uint32_t twice(uint32_t x) { Box<uint32_t> b{x}; return b.get() * 2; }
+EOF
+  cat > std.cc <<'EOF'
+#include <array>
+#include <cstdint>
+#include <type_traits>
+template <typename T, std::size_t N> constexpr T sum(const std::array<T, N> &a) { T s{}; for (T x : a) s += x; return s; }
+static_assert(std::is_unsigned<std::uint32_t>::value, "");
+extern "C" std::uint32_t total(std::uint32_t x) { std::array<std::uint32_t, 3> a{{x, 2, 3}}; return sum(a); }
+EOF
+  # A 32 KB core-local map: vector table at 0 (crt0's IVT), code and data after it, the stack at the top.
+  cat > tiny.ld <<'EOF'
+MEMORY { LOCAL (rwx) : ORIGIN = 0, LENGTH = 32K }
+ENTRY(_start)
+SECTIONS {
+  IVT 0 : { KEEP(*(IVT)) } > LOCAL
+  RESERVED_CRT0 : { KEEP(*(RESERVED_CRT0)) } > LOCAL
+  .text : { *(.text .text.*) } > LOCAL
+  .init : { KEEP(*(.init)) } > LOCAL
+  .fini : { KEEP(*(.fini)) } > LOCAL
+  .ctors : { KEEP(*(.ctors .ctors.*)) } > LOCAL
+  .dtors : { KEEP(*(.dtors .dtors.*)) } > LOCAL
+  .eh_frame : { KEEP(*(.eh_frame)) } > LOCAL
+  .rodata : { *(.rodata .rodata.*) } > LOCAL
+  .data : { *(.data .data.*) } > LOCAL
+  . = ALIGN(8);
+  __bss_start = .; ___bss_start = .;
+  .bss : { *(.bss .bss.* COMMON) } > LOCAL
+  . = ALIGN(8);
+  _end = .; end = .;
+  __heap_start = .; ___heap_start = .;
+  __heap_end = 32K - 2K; ___heap_end = __heap_end;
+  ___stack = 32K - 8;
+}
+EOF
+  $target-gcc -Os -c hello.c -o hello.o
+  $target-g++ -Os -ffreestanding -fno-exceptions -fno-rtti -c free.cc -o free.o
+  $target-gcc -Os -ffunction-sections -fdata-sections -Wl,--gc-sections -T tiny.ld hello.o -o hello-32k.elf
+  $target-gcc -Os hello.o -o hello-default.elf
+  local objs=(hello.o free.o)
+  if [ -f "$prefix/$target/lib/libstdc++.a" ]; then
+    echo "libstdc++: installed"
+    $target-g++ -Os -fno-exceptions -fno-rtti -c std.cc -o std.o
+    objs+=(std.o)
+  else
+    echo "libstdc++: not built (no C++ standard headers)"
+  fi
+  $target-size "${objs[@]}" hello-32k.elf hello-default.elf
+  $target-objdump -h hello-32k.elf | grep -E '^ +[0-9]+ (IVT|RESERVED_CRT0|\.text) '
+}
+
+step unpack unpack
+step binutils build_binutils
+step gcc-stage1 build_gcc_stage1
+step newlib build_newlib
+step gcc-final build_gcc_final
+step check check
+cat "$logdir"/*-check.log
+rm -rf "$work"
+# The stamp goes last: only a build that got this far counts as complete.
+{ echo "$recipe"
+  echo "built $(date -u +%Y-%m-%dT%H:%M:%SZ) in $(( $(date +%s) - t_start ))s, peak work dir $((peak_kb / 1024)) MB"
+  echo "from $(basename "$binutils_tar") $(basename "$gcc_tar") $(basename "$newlib_tar")"
+} > "$stamp"
+echo "epiphany-toolchain: done in $(( $(date +%s) - t_start ))s; peak work dir $((peak_kb / 1024)) MB;" \
+  "prefix $(( $(du -sk "$prefix" | cut -f1) / 1024 )) MB: $prefix (bin: $prefix/bin)"
