@@ -7,33 +7,36 @@
 #   bash scripts/epiphany-toolchain.sh              build (or find) the toolchain, then print its prefix
 #   bash scripts/epiphany-toolchain.sh --print-prefix   print the prefix only (whether built or not)
 #   bash scripts/epiphany-toolchain.sh --force      rebuild even when the cache is complete
+#   bash scripts/epiphany-toolchain.sh --check      only run the final check (below) on the cached toolchain
 #
 # Prefix: ${SHMEM_TOOLCHAIN_DIR:-$HOME/.cache/libshmem/toolchains}/epiphany-elf-gcc12 (its bin/ holds
-# epiphany-elf-gcc, -g++, -as, -ld, -size, ...). The build runs in a temporary directory under ${TMPDIR:-/tmp}
-# (about 1.5 GB at its peak) that is removed at the end; per-step logs stay in <prefix>.logs/. About 25-35 minutes
-# on 2 cores. The stamp file <prefix>/.complete is written last: an interrupted build is redone from scratch.
+# epiphany-elf-gcc, -g++, -as, -ld, -size, ...; about 170 MB, relocatable). The build runs in a temporary directory
+# under ${TMPDIR:-/tmp} (about 0.9 GB at its peak) that is removed at the end, also when it fails or is
+# interrupted; per-step logs stay in <prefix>.logs/. About 15 minutes on 2 cores. The stamp file
+# <prefix>/.complete is written last: an interrupted build is redone from scratch.
 #
 # Steps: binutils; GCC stage 1 (C only, no libc, -O1 host build: it only has to compile newlib); newlib (with
-# newlib-nano's printf and malloc, -Os, one section per function: cores have 32 KB); GCC final (C, C++, libstdc++
-# against newlib); a check that compiles C and C++ and links a C program with newlib at address 0 of a 32 KB map.
-# Debian's dfsg GCC tarball has no GFDL manuals, so Debian's own gcc-gfdl-build.diff (from gcc-12-source) is
-# applied, and GCC is configured with MAKEINFO=true (no info pages are built).
+# newlib-nano's printf and malloc, -Os, one section per function: cores have 32 KB); GCC final (C, C++, libstdc++,
+# with <prefix>/epiphany-elf, where newlib is, as its sysroot); a check that compiles C and C++ and links a C and a
+# C++ program with newlib at address 0 of a 32 KB map. Debian's dfsg GCC tarball has no GFDL manuals, so Debian's
+# own gcc-gfdl-build.diff (from gcc-12-source) is applied, and GCC is configured with MAKEINFO=true (no info pages).
 set -euo pipefail
 
 target=epiphany-elf
 # Bump when anything below changes the installed result: a cache with another recipe is rebuilt.
-recipe="epiphany-elf-gcc12 recipe 1: binutils 2.40, gcc 12 c/c++/libstdc++, newlib nano-io nano-malloc -Os"
+recipe="epiphany-elf-gcc12 recipe 2: binutils 2.40, gcc 12 c/c++/libstdc++ sysroot, newlib nano-io nano-malloc -Os"
 root=${SHMEM_TOOLCHAIN_DIR:-$HOME/.cache/libshmem/toolchains}
 prefix=$root/epiphany-elf-gcc12
 stamp=$prefix/.complete
 logdir=$prefix.logs
 
-force=0
+force=0 check_only=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --print-prefix) echo "$prefix"; exit 0 ;;
     --force) force=1; shift ;;
-    -h|--help) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --check) check_only=1; shift ;;
+    -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
     *) echo "epiphany-toolchain.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -41,67 +44,19 @@ done
 cache_complete() {
   [ -f "$stamp" ] && [ "$(head -n1 "$stamp")" = "$recipe" ] && [ -x "$prefix/bin/$target-gcc" ]
 }
-if [ "$force" = 0 ] && cache_complete; then
-  echo "epiphany-toolchain: cached toolchain is complete: $prefix (bin: $prefix/bin)"
-  exit 0
-fi
-
-# One build at a time per cache directory; a second caller waits, then finds the cache complete.
-mkdir -p "$root"
-exec 9>"$root/.epiphany-elf-gcc12.lock"
-if ! flock -n 9; then
-  echo "epiphany-toolchain: another build is running in $root; waiting for it"
-  flock 9
-fi
-if [ "$force" = 0 ] && cache_complete; then
-  echo "epiphany-toolchain: cached toolchain is complete: $prefix (bin: $prefix/bin)"
-  exit 0
-fi
-
-# ---- build dependencies (Debian packages only) ----
-packages=(build-essential texinfo bison flex patch xz-utils file
-          libgmp-dev libmpfr-dev libmpc-dev libisl-dev zlib1g-dev
-          binutils-source gcc-12-source newlib-source)
-missing=()
-for p in "${packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-  echo "epiphany-toolchain: installing ${missing[*]}"
-  if [ "$(id -u)" -eq 0 ]; then sudo=(); elif command -v sudo >/dev/null; then sudo=(sudo); else
-    echo "epiphany-toolchain: need root (or sudo) to install: ${missing[*]}" >&2; exit 1; fi
-  export DEBIAN_FRONTEND=noninteractive
-  "${sudo[@]}" apt-get update -qq
-  "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
-fi
-
 one() {  # one <glob>: the single file matching it
+  # shellcheck disable=SC2206  # the glob is meant to expand
   local m=( $1 )
   if [ ${#m[@]} -ne 1 ] || [ ! -f "${m[0]}" ]; then
     echo "epiphany-toolchain: expected exactly one file matching $1, found: ${m[*]}" >&2; exit 1
   fi
   echo "${m[0]}"
 }
-binutils_tar=$(one '/usr/src/binutils/binutils-2.40.tar.*')
-gcc_tar=$(one '/usr/src/gcc-12/gcc-12.*-dfsg.tar.*')
-gfdl_patch=$(one /usr/src/gcc-12/debian/patches/gcc-gfdl-build.diff)
-newlib_tar=$(one '/usr/src/newlib/newlib-*.tar.*')
-
-# ---- the build ----
-jobs=$(nproc)
-t_start=$(date +%s)
-work=$(mktemp -d "${TMPDIR:-/tmp}/epiphany-toolchain.XXXXXX")
-cleanup() { rm -rf "$work"; }
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-rm -rf "$prefix" "$logdir"
-mkdir -p "$prefix" "$logdir"
-export PATH="$prefix/bin:$PATH"
 # Host programs carry no debug info (smaller work dir and prefix); the target libraries are built for size.
 host_flags=(CFLAGS="-O2 -g0" CXXFLAGS="-O2 -g0")
 target_flags="-g -Os -ffunction-sections -fdata-sections"
 
-echo "epiphany-toolchain: building $target into $prefix (work dir $work, $jobs jobs, logs in $logdir)"
+
 peak_kb=0
 step_no=0
 step() {  # step <name> <command...>: run it with its output in <logdir>/<n>-<name>.log
@@ -154,9 +109,10 @@ build_binutils() {
     --disable-readline --disable-libdecnumber --with-system-zlib "${host_flags[@]}"
   make -j"$jobs"
   make install
+  cd "$work" && rm -rf "$work/build-binutils" "$work/src/binutils"
 }
 
-gcc_common=(--target=$target --with-newlib --disable-nls --disable-shared --disable-threads --disable-tls
+gcc_common=("--target=$target" --with-newlib --disable-nls --disable-shared --disable-threads --disable-tls
             --disable-libssp --disable-libquadmath --disable-libgomp --disable-libatomic --disable-libitm
             --disable-libvtv --disable-libsanitizer --with-system-zlib MAKEINFO=true)
 
@@ -176,12 +132,16 @@ build_newlib() {
     CFLAGS_FOR_TARGET="$target_flags" MAKEINFO=true
   make -j"$jobs"
   make install
-  cd "$work" && rm -rf "$work/build-newlib"
+  cd "$work" && rm -rf "$work/build-newlib" "$work/src/newlib"
 }
 
+# The final GCC takes <prefix>/epiphany-elf as its sysroot, where newlib now is (GCC treats a sysroot inside its
+# prefix as relocatable). Without it GCC looks for target headers in epiphany-elf/sys-include, finds none, and
+# builds libgcc with inhibit_libc and a <limits.h> that never reaches newlib's (PATH_MAX, _POSIX_* ...).
 build_gcc_final() {
   mkdir -p "$work/build-gcc" && cd "$work/build-gcc"
   ../src/gcc/configure --prefix="$prefix" "${gcc_common[@]}" --enable-languages=c,c++ \
+    --with-sysroot="$prefix/$target" --with-native-system-header-dir=/include \
     --disable-libstdcxx-pch --disable-libstdcxx-verbose "${host_flags[@]}" \
     CFLAGS_FOR_TARGET="$target_flags" CXXFLAGS_FOR_TARGET="$target_flags"
   make -j"$jobs"
@@ -241,13 +201,29 @@ SECTIONS {
 EOF
   $target-gcc -Os -c hello.c -o hello.o
   $target-g++ -Os -ffreestanding -fno-exceptions -fno-rtti -c free.cc -o free.o
-  $target-gcc -Os -ffunction-sections -fdata-sections -Wl,--gc-sections -T tiny.ld hello.o -o hello-32k.elf
-  $target-gcc -Os hello.o -o hello-default.elf
+  local nowarn=-Wl,--no-warn-rwx-segments  # one RWX segment is what a 32 KB core-local image is
+  $target-gcc -Os -Wl,--gc-sections $nowarn -T tiny.ld hello.o -o hello-32k.elf
+  $target-gcc -Os $nowarn hello.o -o hello-default.elf
+  if ! printf '#include <limits.h>\n#if !defined(PATH_MAX) || INT_MAX != 2147483647\n#error limits\n#endif\n' \
+       | $target-gcc -fsyntax-only -x c -; then
+    echo "<limits.h> does not reach newlib's (no PATH_MAX)" >&2; return 1
+  fi
+  echo "<limits.h>: GCC's, chained to newlib's (PATH_MAX is there)"
   local objs=(hello.o free.o)
   if [ -f "$prefix/$target/lib/libstdc++.a" ]; then
     echo "libstdc++: installed"
     $target-g++ -Os -fno-exceptions -fno-rtti -c std.cc -o std.o
     objs+=(std.o)
+    cat > main.cc <<'EOF'
+#include <array>
+#include <cstdio>
+struct Counter { int n; Counter() : n(3) {} };  // a static constructor: run through crt0's init
+static Counter counter;
+extern "C" unsigned total(unsigned);
+int main() { std::array<int, 4> a{{1, 2, 3, 4}}; int s = 0; for (int x : a) s += x; std::printf("%d %u\n", s + counter.n, total(1)); }
+EOF
+    $target-g++ -Os -fno-exceptions -fno-rtti -Wl,--gc-sections $nowarn -T tiny.ld main.cc std.o -o cxx-32k.elf
+    objs+=(cxx-32k.elf)
   else
     echo "libstdc++: not built (no C++ standard headers)"
   fi
@@ -255,6 +231,65 @@ EOF
   $target-objdump -h hello-32k.elf | grep -E '^ +[0-9]+ (IVT|RESERVED_CRT0|\.text) '
 }
 
+# ---- main ----
+if [ "$check_only" = 1 ]; then
+  cache_complete || { echo "epiphany-toolchain: no complete toolchain in $prefix to check (build it first)" >&2; exit 1; }
+  work=$(mktemp -d "${TMPDIR:-/tmp}/epiphany-toolchain-check.XXXXXX")
+  trap 'rm -rf "$work"' EXIT
+  export PATH="$prefix/bin:$PATH"
+  check
+  exit 0
+fi
+if [ "$force" = 0 ] && cache_complete; then
+  echo "epiphany-toolchain: cached toolchain is complete: $prefix (bin: $prefix/bin)"
+  exit 0
+fi
+
+# One build at a time per cache directory; a second caller waits, then finds the cache complete.
+mkdir -p "$root"
+exec 9>"$root/.epiphany-elf-gcc12.lock"
+if ! flock -n 9; then
+  echo "epiphany-toolchain: another build is running in $root; waiting for it"
+  flock 9
+fi
+if [ "$force" = 0 ] && cache_complete; then
+  echo "epiphany-toolchain: cached toolchain is complete: $prefix (bin: $prefix/bin)"
+  exit 0
+fi
+
+# ---- build dependencies (Debian packages only) ----
+packages=(build-essential texinfo bison flex patch xz-utils file
+          libgmp-dev libmpfr-dev libmpc-dev libisl-dev zlib1g-dev
+          binutils-source gcc-12-source newlib-source)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "epiphany-toolchain: installing ${missing[*]}"
+  if [ "$(id -u)" -eq 0 ]; then sudo=(); elif command -v sudo >/dev/null; then sudo=(sudo); else
+    echo "epiphany-toolchain: need root (or sudo) to install: ${missing[*]}" >&2; exit 1; fi
+  export DEBIAN_FRONTEND=noninteractive
+  "${sudo[@]}" apt-get update -qq
+  "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+binutils_tar=$(one '/usr/src/binutils/binutils-2.40.tar.*')
+gcc_tar=$(one '/usr/src/gcc-12/gcc-12.*-dfsg.tar.*')
+gfdl_patch=$(one /usr/src/gcc-12/debian/patches/gcc-gfdl-build.diff)
+newlib_tar=$(one '/usr/src/newlib/newlib-*.tar.*')
+
+# ---- the build ----
+jobs=$(nproc)
+t_start=$(date +%s)
+work=$(mktemp -d "${TMPDIR:-/tmp}/epiphany-toolchain.XXXXXX")
+cleanup() { rm -rf "$work"; }
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+rm -rf "$prefix" "$logdir"
+mkdir -p "$prefix" "$logdir"
+export PATH="$prefix/bin:$PATH"
+echo "epiphany-toolchain: building $target into $prefix (work dir $work, $jobs jobs, logs in $logdir)"
 step unpack unpack
 step binutils build_binutils
 step gcc-stage1 build_gcc_stage1
