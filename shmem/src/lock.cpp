@@ -50,9 +50,7 @@ inline LockWord *check_lock(const char *routine, long *lock)
 {
     check_init(routine);
     check_symmetric(routine, "lock", lock, sizeof *lock);
-    if constexpr (checks)
-        if (__builtin_expect((reinterpret_cast<uintptr_t>(lock) & 7) != 0, 0))
-            fail_misaligned(routine, "lock", lock, 8);
+    check_aligned(routine, "lock", lock, 8);
     return reinterpret_cast<LockWord *>(lock);
 }
 

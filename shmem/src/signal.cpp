@@ -19,9 +19,7 @@ inline void check_signal(const char *routine, const uint64_t *sig_addr)
 {
     check_init(routine);
     check_symmetric(routine, "sig_addr", sig_addr, sizeof *sig_addr);
-    if constexpr (checks)
-        if (__builtin_expect((reinterpret_cast<uintptr_t>(sig_addr) & 7) != 0, 0))
-            fail_misaligned(routine, "sig_addr", sig_addr, 8);
+    check_aligned(routine, "sig_addr", sig_addr, 8);
 }
 
 inline void put_signal(const char *routine, shmem_ctx_t ctx, void *dest, const void *source, size_t bytes,
