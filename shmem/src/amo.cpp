@@ -159,6 +159,22 @@ inline B testset_rmw(B *w, B v, B cond, int pe)
     return old;
 }
 
+}  // namespace
+
+#if __SIZEOF_LONG__ == 4
+// lock.cpp's 16-bit queue tail (a 4-byte long's lock encoding): TESTSET read-modify-writes at 16 bits.
+uint16_t lock_tail_swap(uint16_t *tail, uint16_t value, int pe)
+{
+    return testset_rmw<Op::swap>(port::remote_ptr(tail, pe), value, uint16_t(0), pe);
+}
+uint16_t lock_tail_compare_swap(uint16_t *tail, uint16_t cond, uint16_t value, int pe)
+{
+    return testset_rmw<Op::cswap>(port::remote_ptr(tail, pe), value, cond, pe);
+}
+#endif
+
+namespace {
+
 // ---- the one body -------------------------------------------------------------------------------------------
 
 // Does `op` on `dest` of the context's PE `pe` and returns the old value.

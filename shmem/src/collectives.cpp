@@ -8,8 +8,11 @@ namespace shmem::detail {
 
 // Symmetric scratch of every team slot: the flags of its barrier and collectives, the collect count, and the
 // reduction work area. SHMEM_MAX_TEAMS x (256 + SHMEM_TEAM_WORK_BYTES) bytes of every PE's .bss.
+#ifndef SHMEM_TEAM_WORK_UNIT
+#define SHMEM_TEAM_WORK_UNIT 256  // bytes per reduction round and parity; 64 keeps 2 complex doubles per slot
+#endif
 #ifndef SHMEM_TEAM_WORK_BYTES
-#define SHMEM_TEAM_WORK_BYTES (2 * (1 + max_rounds) * 256)
+#define SHMEM_TEAM_WORK_BYTES (2 * (1 + max_rounds) * SHMEM_TEAM_WORK_UNIT)
 #endif
 struct TeamScratch {
     long flags[SHMEM_SYNC_SIZE];

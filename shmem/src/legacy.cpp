@@ -43,7 +43,10 @@ void shmem_wait(long *ivar, long cmp_value) { shmem_long_wait_until(ivar, SHMEM_
 
 // The C symbol shmem_wait_until (1.2's long routine). In C++ that name is the overload set of shmem_generic.h,
 // whose long member has C++ linkage, so the C symbol is defined under another name with its assembler name.
-void shmemi_legacy_wait_until(long *ivar, int cmp, long cmp_value) __asm__("shmem_wait_until");
+// (The assembler name carries the target's C symbol prefix: "_" on Epiphany, none on RISC-V.)
+#define SHMEMI_XSTR_(x) #x
+#define SHMEMI_STR_(x) SHMEMI_XSTR_(x)
+void shmemi_legacy_wait_until(long *ivar, int cmp, long cmp_value) __asm__(SHMEMI_STR_(__USER_LABEL_PREFIX__) "shmem_wait_until");
 void shmemi_legacy_wait_until(long *ivar, int cmp, long cmp_value) { shmem_long_wait_until(ivar, cmp, cmp_value); }
 
 // No caches to manage: remote stores reach the owner's memory directly (see shmem_legacy.h).

@@ -27,24 +27,42 @@
 using namespace shmem;
 using namespace shmem::detail;
 
-static_assert(sizeof(long) == 8, "the lock encoding needs an 8-byte long (a 4-byte long needs narrower fields)");
-
 namespace shmem::detail {
 
+#if __SIZEOF_LONG__ == 4
+// A 4-byte long (Epiphany): the same encoding at half the width, tail uint16 in bytes 0-1, next and state
+// uint8 in bytes 2 and 3. OpenSHMEM has no 16-bit AMOs, so the tail's swap and compare-swap are amo.cpp's
+// TESTSET read-modify-write at 16 bits (only ports without native AMOs have a 4-byte long).
+static_assert(!port::has_native_atomics, "a 4-byte long lock needs the TESTSET AMOs");
+static_assert(port::max_pes < 255, "next holds PE + 1 in 8 bits");
+using Tail = uint16_t;
+using Node = uint8_t;
+uint16_t lock_tail_swap(uint16_t *tail, uint16_t value, int pe);
+uint16_t lock_tail_compare_swap(uint16_t *tail, uint16_t cond, uint16_t value, int pe);
+#else
+static_assert(sizeof(long) == 8, "the lock encoding needs a 4- or 8-byte long");
+using Tail = uint32_t;
+using Node = uint16_t;
+inline uint32_t lock_tail_swap(uint32_t *tail, uint32_t value, int pe) { return shmem_uint32_atomic_swap(tail, value, pe); }
+inline uint32_t lock_tail_compare_swap(uint32_t *tail, uint32_t cond, uint32_t value, int pe)
+{
+    return shmem_uint32_atomic_compare_swap(tail, cond, value, pe);
+}
+#endif
 
 namespace {
 
 struct __attribute__((may_alias)) LockWord {
-    uint32_t tail;
-    uint16_t next;
-    uint16_t state;
+    Tail tail;
+    Node next;
+    Node state;
 };
 static_assert(sizeof(LockWord) == sizeof(long));
 
-enum : uint16_t { idle = 0, waiting = 1, holding = 2 };
+enum : Node { idle = 0, waiting = 1, holding = 2 };
 
-inline uint16_t load(const uint16_t *p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
-inline void store(uint16_t *p, uint16_t v) { __atomic_store_n(p, v, __ATOMIC_RELEASE); }
+inline Node load(const Node *p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
+inline void store(Node *p, Node v) { __atomic_store_n(p, v, __ATOMIC_RELEASE); }
 
 inline LockWord *check_lock(const char *routine, long *lock)
 {
@@ -66,10 +84,10 @@ inline int home_of(const long *lock)
 {
     const uint64_t slot =
         (reinterpret_cast<uintptr_t>(lock) - reinterpret_cast<uintptr_t>(__shmem_symmetric_start)) >> 3;
-    return int(((slot * 0x9e3779b97f4a7c15ull) >> 32) % uint64_t(port::n_pes()));
+    return int(uint32_t((slot * 0x9e3779b97f4a7c15ull) >> 32) % uint32_t(port::n_pes()));
 }
 
-inline uint32_t me1() { return uint32_t(port::my_pe()) + 1; }
+inline Tail me1() { return Tail(port::my_pe() + 1); }
 
 }  // namespace
 }  // namespace shmem::detail
@@ -85,14 +103,14 @@ void shmem_set_lock(long *lock)
     store(&w->next, 0);
     store(&w->state, waiting);
     port::fence();  // the node is ready before a successor can find this PE in the tail
-    const uint32_t prev = shmem_uint32_atomic_swap(&w->tail, me1(), home_of(lock));  // a full barrier
+    const Tail prev = lock_tail_swap(&w->tail, me1(), home_of(lock));  // a full barrier
     if (prev == 0) {
         store(&w->state, holding);
         return;
     }
     // Link behind the predecessor, wake it in case it is releasing and waits for the link, then sleep until it
     // hands the lock over.
-    store(&port::remote_ptr(w, int(prev) - 1)->next, uint16_t(me1()));
+    store(&port::remote_ptr(w, int(prev) - 1)->next, Node(me1()));
     port::notify(int(prev) - 1);
     port::wait_until([w] { return load(&w->state) != waiting; });
 }
@@ -104,7 +122,7 @@ int shmem_test_lock(long *lock)
     store(&w->next, 0);
     port::fence();
     // Join only an empty queue: never waits.
-    if (shmem_uint32_atomic_compare_swap(&w->tail, 0, me1(), home_of(lock)) != 0) return 1;
+    if (lock_tail_compare_swap(&w->tail, 0, me1(), home_of(lock)) != 0) return 1;
     store(&w->state, holding);
     return 0;
 }
@@ -118,10 +136,10 @@ void shmem_clear_lock(long *lock)
         if (load(&w->state) != holding)
             fail_lock(routine, lock, "is not held by this PE; expected a lock it took with shmem_set_lock or "
                                      "shmem_test_lock");
-    uint16_t next = load(&w->next);
+    Node next = load(&w->next);
     if (next == 0) {
         // No successor linked: leave an empty queue, unless one has just joined (the tail is no longer us).
-        if (shmem_uint32_atomic_compare_swap(&w->tail, me1(), 0, home_of(lock)) == me1()) {
+        if (lock_tail_compare_swap(&w->tail, me1(), 0, home_of(lock)) == me1()) {
             store(&w->state, idle);
             return;
         }

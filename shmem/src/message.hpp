@@ -16,13 +16,25 @@ public:
         while (*p != '\0' && n_ < sizeof buf_) buf_[n_++] = *p++;
         return *this;
     }
+    // Decimal by subtracting powers of ten: no division, so a 32-bit core links no 64-bit divide routines
+    // (3 KB of libgcc on Epiphany) for the error paths.
     Message &u(uint64_t v)
     {
-        char t[20];
-        int i = 0;
-        do t[i++] = char('0' + v % 10);
-        while ((v /= 10) != 0);
-        while (i > 0 && n_ < sizeof buf_) buf_[n_++] = t[--i];
+        static constexpr uint64_t pow10[20] = {10000000000000000000ull, 1000000000000000000ull, 100000000000000000ull,
+                                               10000000000000000ull, 1000000000000000ull, 100000000000000ull,
+                                               10000000000000ull, 1000000000000ull, 100000000000ull, 10000000000ull,
+                                               1000000000ull, 100000000ull, 10000000ull, 1000000ull, 100000ull,
+                                               10000ull, 1000ull, 100ull, 10ull, 1ull};
+        bool digits = false;
+        for (uint64_t p : pow10) {
+            char d = '0';
+            while (v >= p) {
+                v -= p;
+                ++d;
+            }
+            digits = digits || d != '0' || p == 1;
+            if (digits && n_ < sizeof buf_) buf_[n_++] = d;
+        }
         return *this;
     }
     Message &i(int64_t v)

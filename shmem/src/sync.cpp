@@ -21,6 +21,13 @@ uint64_t dissemination_epoch;
 void barrier_wand()
 {
     if constexpr (port::has_hw_barrier) {
+        // Epiphany's WAND is wired across the whole chip: with fewer PEs than cores it would never complete.
+        if (__builtin_expect(!port::hw_barrier_usable(), 0)) {
+            Usage u("shmem_barrier_all (WAND)");
+            u.m().s("the WAND barrier needs ").s(port::hw_barrier_needs).s(", but this run has ").u(uint64_t(port::n_pes()))
+                .s(" PEs; build with SHMEM_BARRIER=dissemination or run on every core");
+            u.fail();
+        }
         port::hw_barrier();
     } else {
         barrier_dissemination();
@@ -32,7 +39,7 @@ void barrier_dissemination()
     const int n = port::n_pes(), me = port::my_pe();
     const uint64_t epoch = ++dissemination_epoch;
     for (int k = 0, d = 1; d < n; ++k, d <<= 1) {
-        const int to = (me + d) % n;
+        const int to = me + d < n ? me + d : me + d - n;  // (me + d) mod n without a divide (d < n)
         __atomic_store_n(port::remote_ptr(&dissemination_flag[k], to), epoch, __ATOMIC_RELEASE);
         port::notify(to);
         uint64_t *mine = &dissemination_flag[k];
