@@ -18,13 +18,6 @@
 #define REPS 10
 #define MAXB (64 * 1024)
 
-static inline uint64_t rdcycle(void)
-{
-    uint64_t c;
-    __asm__ volatile("rdcycle %0" : "=r"(c));
-    return c;
-}
-
 static long *src, *dst;
 static long counter;
 static shmem_team_t team, half;
@@ -33,9 +26,9 @@ static shmem_team_t team, half;
     do {                                                         \
         call;                                                    \
         shmem_barrier_all();                                     \
-        uint64_t t0_ = rdcycle();                                \
+        uint64_t t0_ = shmemx_cycles();                                \
         for (int r_ = 0; r_ < REPS; ++r_) call;                  \
-        total = (rdcycle() - t0_) / REPS;                        \
+        total = (shmemx_cycles() - t0_) / REPS;                        \
         shmem_barrier_all();                                     \
     } while (0)
 
@@ -107,12 +100,12 @@ int main(void)
     if (me == 0 && n > 1) {
         uint64_t t0, fa, cs;
         (void)shmem_long_atomic_fetch_add(&counter, 1, 1);
-        t0 = rdcycle();
+        t0 = shmemx_cycles();
         for (int r = 0; r < REPS; ++r) (void)shmem_long_atomic_fetch_add(&counter, 1, 1);
-        fa = (rdcycle() - t0) / REPS;
-        t0 = rdcycle();
+        fa = (shmemx_cycles() - t0) / REPS;
+        t0 = shmemx_cycles();
         for (int r = 0; r < REPS; ++r) (void)shmem_long_atomic_compare_swap(&counter, -1, 0, 1);
-        cs = (rdcycle() - t0) / REPS;
+        cs = (shmemx_cycles() - t0) / REPS;
         printf("%-38s %3d PEs: %9lu cycles/call\n", "long_atomic_fetch_add (neighbour)", n, (unsigned long)fa);
         printf("%-38s %3d PEs: %9lu cycles/call\n", "long_atomic_compare_swap (neighbour)", n, (unsigned long)cs);
         printf("csv:amo:%d,fetch_add,%lu\ncsv:amo:%d,compare_swap,%lu\n", n, (unsigned long)fa, n, (unsigned long)cs);

@@ -3,18 +3,12 @@
  * in a barrier. Run it with `oshrun --icount`: under `-icount shift=0,sleep=off` a cycle is one retired
  * instruction of the whole machine, so with the others asleep it counts PE 0's instructions, repeatably. */
 #include <shmem.h>
+#include <shmemx.h>
 #include <stdint.h>
 #include <stdio.h>
 
 #define MAX (64 * 1024)
 #define REPS 5
-
-static inline uint64_t rdcycle(void)
-{
-    uint64_t c;
-    __asm__ volatile("rdcycle %0" : "=r"(c));
-    return c;
-}
 
 typedef void (*xfer_fn)(void *, const void *, size_t, int);
 
@@ -22,9 +16,9 @@ static uint64_t measure(xfer_fn f, void *dst, const void *src, size_t len, int p
 {
     uint64_t best = UINT64_MAX;
     for (int r = 0; r < REPS; ++r) {
-        uint64_t t0 = rdcycle();
+        uint64_t t0 = shmemx_cycles();
         f(dst, src, len, pe);
-        uint64_t t = rdcycle() - t0;
+        uint64_t t = shmemx_cycles() - t0;
         if (t < best) best = t;
     }
     return best;
@@ -66,7 +60,7 @@ int main(void)
         int k = 0;
         uint64_t empty = UINT64_MAX;
         for (int r = 0; r < REPS; ++r) {
-            uint64_t t0 = rdcycle(), t = rdcycle() - t0;
+            uint64_t t0 = shmemx_cycles(), t = shmemx_cycles() - t0;
             if (t < empty) empty = t;
         }
         printf("putget: PE 0 -> PE 1, %d PEs, cycles = retired instructions (icount), timer overhead %lu "

@@ -24,13 +24,6 @@
 #define REPS 400
 #define STREAM 4000
 
-static inline uint64_t rdcycle(void)
-{
-    uint64_t c;
-    __asm__ volatile("rdcycle %0" : "=r"(c));
-    return c;
-}
-
 static shmemx_channel_t there, back; /* PE 0 -> PE 1, PE 1 -> PE 0 */
 static shmemx_channel_t *to_root;    /* to_root[p]: PE p -> PE 0 */
 
@@ -51,12 +44,12 @@ static uint64_t pingpong(int each)
     for (int timed = 0; timed < 2; ++timed) {
         const int reps = timed ? REPS : 1;
         if (me == 0) {
-            const uint64_t t0 = rdcycle();
+            const uint64_t t0 = shmemx_cycles();
             for (int r = 0; r < reps; ++r) {
                 for (int i = 0; i < each; ++i) shmemx_channel_send(&there, (uint64_t)i);
                 for (int i = 0; i < each; ++i) (void)shmemx_channel_recv(&back);
             }
-            t = (rdcycle() - t0) / (uint64_t)reps;
+            t = (shmemx_cycles() - t0) / (uint64_t)reps;
         } else if (me == 1) {
             for (int r = 0; r < reps; ++r) {
                 for (int i = 0; i < each; ++i) (void)shmemx_channel_recv(&there);
@@ -78,7 +71,7 @@ static uint64_t p_wait_until(void)
     long count = 0;
     for (int timed = 0; timed < 2; ++timed) {
         const int reps = timed ? REPS : 1;
-        const uint64_t t0 = rdcycle();
+        const uint64_t t0 = shmemx_cycles();
         for (int r = 0; r < reps; ++r) {
             ++count;
             if (me == 0) {
@@ -89,7 +82,7 @@ static uint64_t p_wait_until(void)
                 shmem_long_p(&pong_count, count, 0);
             }
         }
-        t = (rdcycle() - t0) / (uint64_t)reps;
+        t = (shmemx_cycles() - t0) / (uint64_t)reps;
     }
     shmem_barrier_all();
     return t;
@@ -101,10 +94,10 @@ static uint64_t stream(void)
     const int me = shmem_my_pe();
     uint64_t t = 0;
     if (me == 0) {
-        const uint64_t t0 = rdcycle();
+        const uint64_t t0 = shmemx_cycles();
         for (int i = 0; i < STREAM; ++i) shmemx_channel_send(&there, (uint64_t)i);
         (void)shmemx_channel_recv(&back);
-        t = (rdcycle() - t0) / STREAM;
+        t = (shmemx_cycles() - t0) / STREAM;
     } else if (me == 1) {
         uint64_t sum = 0;
         for (int i = 0; i < STREAM; ++i) sum += shmemx_channel_recv(&there);
@@ -125,12 +118,12 @@ static uint64_t many_to_one(int idle)
     for (int timed = 0; timed < 2; ++timed) {
         const int reps = timed ? REPS : 1;
         if (me == 1) {
-            const uint64_t t0 = rdcycle();
+            const uint64_t t0 = shmemx_cycles();
             for (int r = 0; r < reps; ++r) {
                 shmemx_channel_send(&to_root[0], (uint64_t)r);
                 (void)shmemx_channel_recv(&there);
             }
-            t = (rdcycle() - t0) / (uint64_t)reps;
+            t = (shmemx_cycles() - t0) / (uint64_t)reps;
         } else if (me == 0) {
             for (int r = 0; r < reps; ++r) {
                 int index;

@@ -34,6 +34,7 @@
  * first PE to leave the starting barrier to the first PE to leave the closing barrier: the minimum of the
  * per-PE readings at both ends, which leaves out the emulator's scheduling slack at the barriers. */
 #include <shmem.h>
+#include <shmemx.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,13 +52,6 @@ static const int dists[NDIST] = {1, 3, 5, 7};
 static int images, colours, nfeat, npes, me;
 
 static uint64_t t_start, t_end, t_min; /* symmetric: per-PE readings and their reduction */
-
-static inline uint64_t rdcycle(void)
-{
-    uint64_t c;
-    __asm__ volatile("rdcycle %0" : "=r"(c));
-    return c;
-}
 
 static inline uint32_t lcg(uint64_t *s)
 {
@@ -233,7 +227,7 @@ int main(int argc, char **argv)
 
     /* ---- measured: parallel extraction + gather on PE 0 by puts ---- */
     shmem_barrier_all();
-    const uint64_t start = rdcycle();
+    const uint64_t start = shmemx_cycles();
     for (int k = 0; k < n; ++k) {
         make_image(lo + k, img);
         autocorrelogram(img, &mine[(size_t)k * nfeat]);
@@ -245,30 +239,30 @@ int main(int argc, char **argv)
             mine[e] = mine[nfeat + e], mine[nfeat + e] = t;
         }
     gather_by_puts(feats, mine);
-    const uint64_t end = rdcycle();
+    const uint64_t end = shmemx_cycles();
     const uint64_t t0 = min_over_pes(start), t1 = min_over_pes(end);
 
     /* ---- the gather alone, both ways ---- */
     shmem_barrier_all();
-    const uint64_t g0 = rdcycle();
+    const uint64_t g0 = shmemx_cycles();
     gather_by_puts(feats, mine);
-    const uint64_t g1 = rdcycle();
+    const uint64_t g1 = shmemx_cycles();
     const uint64_t put_g0 = min_over_pes(g0), put_g1 = min_over_pes(g1);
     shmem_barrier_all();
-    const uint64_t c0 = rdcycle();
+    const uint64_t c0 = shmemx_cycles();
     gather_by_collect(feats_c, mine);
-    const uint64_t c1 = rdcycle();
+    const uint64_t c1 = shmemx_cycles();
     const uint64_t col_g0 = min_over_pes(c0), col_g1 = min_over_pes(c1);
 
     /* ---- PE 0: serial recomputation (the others asleep in the barrier) and the checks ---- */
     int status = 0;
     if (me == 0) {
-        const uint64_t s0 = rdcycle();
+        const uint64_t s0 = shmemx_cycles();
         for (int k = 0; k < images; ++k) {
             make_image(k, img);
             autocorrelogram(img, &serial[(size_t)k * nfeat]);
         }
-        const uint64_t s1 = rdcycle();
+        const uint64_t s1 = shmemx_cycles();
         const long wrong = compare("put gather", feats, serial) + compare("collect gather", feats_c, serial);
         const int best = best_match(feats, query), best_serial = best_match(serial, query),
                   best_collect = best_match(feats_c, query);

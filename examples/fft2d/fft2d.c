@@ -46,7 +46,7 @@
  *            network wants big messages), paid for with two extra local copies of the whole matrix and twice
  *            the memory.
  *
- * Timing: PE 0 reads rdcycle at the phase boundaries. Under `oshrun --icount` one cycle is one retired
+ * Timing: PE 0 reads shmemx_cycles() at the phase boundaries. Under `oshrun --icount` one cycle is one retired
  * instruction of the whole machine (QEMU runs the harts in turn on one counter), so a phase's figure is the
  * total instruction work of all PEs in it, not the elapsed time of one PE (a waiting PE sleeps in wfi and
  * retires nothing). A boundary is a pair of barriers with PE 0's reading between them (timed_sync), so that no
@@ -55,7 +55,7 @@
  * variant the row FFTs and the transpose are one phase: its transpose figure is that phase minus the same row
  * FFTs timed alone with local output (a calibration run in the same variant), i.e. exactly what the fused
  * remote stores and their barrier add. total = row FFTs + transpose + column FFTs. Without --icount (as under
- * ctest) rdcycle follows host time: the figures are not repeatable, and nothing here ever judges them.
+ * ctest) the cycle counter follows host time: the figures are not repeatable, and nothing here ever judges them.
  *
  * Self-check: the input X[r][c] is a fixed function (two LCG steps) of the global index r*N+c, so every PE can
  * generate any element. Before the variants, every PE computes the expected values of its own rows of R with
@@ -81,6 +81,7 @@
  * Refusals (bad arguments, a PE count that does not divide N, too small a heap) end with status 2. */
 #include <math.h> /* fabs only: an instruction, no libm */
 #include <shmem.h>
+#include <shmemx.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -110,13 +111,6 @@ static cplx *recvbuf; /* alltoall: received blocks, block p from PE p */
 static cplx *ref;     /* expected R rows of this PE (used locally only) */
 
 static double lerr, gerr; /* symmetric: for the max-reduction of the error */
-
-static inline uint64_t rdcycle(void)
-{
-    uint64_t c;
-    __asm__ volatile("rdcycle %0" : "=r"(c));
-    return c;
-}
 
 /* ---- the input ---------------------------------------------------------------------------------------------- */
 
@@ -388,7 +382,7 @@ static uint64_t sync_cost;
 static uint64_t timed_sync(void)
 {
     shmem_barrier_all();
-    const uint64_t t = rdcycle(); /* meaningful on PE 0, which prints */
+    const uint64_t t = shmemx_cycles(); /* meaningful on PE 0, which prints */
     shmem_barrier_all();
     return t;
 }
@@ -526,7 +520,7 @@ int main(int argc, char **argv)
     }
     if (me == 0) {
         printf("fft2d: cycles: under `oshrun --icount` one cycle = one retired instruction of the whole machine, "
-               "so a phase's figure is the work of all PEs in it; without --icount rdcycle follows host time and "
+               "so a phase's figure is the work of all PEs in it; without --icount the cycle counter follows host time and "
                "the figures are not repeatable\n");
         printf("fft2d: one shmem_barrier_all costs %lld cycles; the %llu of the measuring syncs are taken off "
                "every phase\n", (long long)barrier_cost, (unsigned long long)sync_cost);

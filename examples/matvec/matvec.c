@@ -46,6 +46,7 @@
  * emitter first measures the cost of each stage alone (generate, multiply, put a matrix) and prints it.
  * CSV lines: `csv:matvec:mode,m,workers,matrices,cycles_per_matrix` (header once), then one per mode. */
 #include <shmem.h>
+#include <shmemx.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -80,13 +81,6 @@ static int32_t y_local[MAX_M];
 static int32_t results[MAX_S * MAX_M];        /* the collector keeps every y_i for the check */
 static uint64_t stream_end;
 static int npes, me, workers, collector, m, stream;
-
-static inline uint64_t rdcycle(void)
-{
-    uint64_t c;
-    __asm__ volatile("rdcycle %0" : "=r"(c));
-    return c;
-}
 
 /* A_i: an LCG seeded from the index, 12-bit signed elements. */
 static void generate(int64_t index, int32_t *a)
@@ -227,11 +221,11 @@ static uint64_t run(enum mode md, int inject)
      * machine-wide counter; reading both ends on one PE around barriers would add the emulator's scheduling
      * slack: the emitter may run a whole time slice of the stream before the collector wakes from the barrier. */
     if (me == 0) {
-        stream_start = rdcycle();
+        stream_start = shmemx_cycles();
         emitter(md);
     } else if (me == collector) {
         collect_results();
-        stream_end = rdcycle();
+        stream_end = shmemx_cycles();
     } else {
         worker(md, inject);
     }
@@ -247,13 +241,13 @@ static void stage_costs(void)
     if (me == 0) {
         uint64_t gen = UINT64_MAX, mul = UINT64_MAX, put = UINT64_MAX;
         for (int t = 0; t < 3; ++t) {
-            const uint64_t t0 = rdcycle();
+            const uint64_t t0 = shmemx_cycles();
             generate(t, in_slot[0].a);
-            const uint64_t t1 = rdcycle();
+            const uint64_t t1 = shmemx_cycles();
             multiply(in_slot[0].a, y_local);
-            const uint64_t t2 = rdcycle();
+            const uint64_t t2 = shmemx_cycles();
             shmem_putmem(&in_slot[1], &in_slot[0], msg_bytes(), 1); /* PE 1's spare slot; no signal, reset later */
-            const uint64_t t3 = rdcycle();
+            const uint64_t t3 = shmemx_cycles();
             if (t1 - t0 < gen) gen = t1 - t0;
             if (t2 - t1 < mul) mul = t2 - t1;
             if (t3 - t2 < put) put = t3 - t2;

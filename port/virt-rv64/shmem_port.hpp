@@ -142,6 +142,8 @@ inline void wait_until(Done done)
 // The WAND-style barrier (has_hw_barrier): returns when every PE has called it. No memory ordering beyond
 // its own; the caller does quiet() first for shmem_barrier_all.
 void hw_barrier();
+inline constexpr bool hw_barrier_usable() { return true; }
+inline constexpr const char hw_barrier_needs[] = "nothing";
 
 // ---- platform ---------------------------------------------------------------------------------------------
 

@@ -13,6 +13,10 @@ extern "C" {
 void shmemx_barrier_all_wand(void);
 void shmemx_barrier_all_dissemination(void);
 
+/* The PE's cycle counter (virt-rv64: rdcycle, one retired instruction per cycle under oshrun --icount;
+ * Epiphany: CTIMER0, clock cycles, 32 bits wide so it wraps after 2^32). For benchmarks, not for tests. */
+uint64_t shmemx_cycles(void);
+
 /* ---- channels: fine-grained messages of one 64-bit word between two PEs (docs/channels.md) ---------------
  *
  * A channel carries uint64_t values from one sender PE to one receiver PE, in order and each exactly once,

@@ -1,5 +1,6 @@
 // Library setup, exit and query routines.
 #include "internal.hpp"
+#include "shmemx.h"
 
 namespace shmem::detail {
 State state;
@@ -29,6 +30,8 @@ void shmem_finalize(void)
 }
 
 int shmem_my_pe(void) { return port::my_pe(); }
+
+uint64_t shmemx_cycles(void) { return port::cycles(); }
 int shmem_n_pes(void) { return port::n_pes(); }
 
 void shmem_global_exit(int status)
