@@ -1,0 +1,191 @@
+// C runtime of a PE on Epiphany: from the boot block to main(), the fault report, and newlib's system calls.
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+
+#include "boot_block.h"
+#include "message.hpp"
+#include "shmem_port.hpp"
+
+namespace port = shmem::port;
+using shmem::detail::Message;
+
+extern "C" {
+int main(int argc, char **argv);
+extern char __heap_start[], __heap_end[];  // from the linker script: the symmetric heap's bounds
+typedef void (*init_fn)();
+extern init_fn __preinit_array_start[], __preinit_array_end[], __init_array_start[], __init_array_end[];
+extern init_fn __fini_array_start[], __fini_array_end[];
+int __cxa_atexit(void (*fn)(void *), void *arg, void *dso);
+
+[[noreturn]] void shmem_crt_start(struct shmem_ep_boot_block *boot);
+[[noreturn]] void shmem_crt_trap(uint32_t kind, uint32_t pc, uint32_t status, uint32_t sp);
+
+// newlib's system calls (libgloss's would trap to a debugger that is not there).
+int _write(int fd, const void *buf, size_t n);
+int _read(int fd, void *buf, size_t n);
+int _close(int fd);
+int _fstat(int fd, struct stat *st);
+int _isatty(int fd);
+off_t _lseek(int fd, off_t off, int whence);
+void *_sbrk(ptrdiff_t incr);
+int _kill(int pid, int sig);
+int _getpid(void);
+[[noreturn]] void _exit(int status);
+}
+
+namespace {
+constexpr int max_args = 16;
+
+// The boot block could not be used: nothing is known, not even a mailbox. Stop here; the host sees this core
+// never report (and its boot block tells it why when it reads it).
+[[noreturn]] void stop() {
+    for (;;) __asm__ volatile("idle");
+}
+}  // namespace
+
+extern "C" {
+
+void shmem_crt_start(struct shmem_ep_boot_block *boot)
+{
+    if (boot->magic != SHMEM_EP_BOOT_MAGIC || boot->version != SHMEM_EP_BOOT_VERSION || boot->npes == 0 ||
+        boot->npes > uint32_t(port::max_pes))
+        stop();
+    port::Geometry &g = port::geometry;
+    uint32_t coreid;
+    __asm__ volatile("movfs %0, coreid" : "=r"(coreid));
+    // Every PE's global base, row-major over the workgroup; this core's PE number from where it is.
+    int me = -1;
+    uint32_t row = boot->first_row, col = boot->first_col;
+    for (uint32_t pe = 0; pe < boot->npes; ++pe) {
+        const uint32_t id = row << 6 | col;
+        g.global[pe] = id << 20;
+        if (id == coreid) me = int(pe);
+        if (++col == boot->first_col + boot->cols) {
+            col = boot->first_col;
+            ++row;
+        }
+    }
+    if (me < 0 || uint32_t(me) != boot->pe) stop();
+    g.pe = me;
+    g.npes = int(boot->npes);
+    g.base = 0;
+    g.heap_lo = reinterpret_cast<uintptr_t>(__heap_start);
+    g.heap_hi = reinterpret_cast<uintptr_t>(__heap_end);
+    g.mailbox = boot->mailbox + uint32_t(me) * SHMEM_EP_MAILBOX_STRIDE;
+
+    // CTIMER0: free-running cycle counter; CTIMER1: the sleep backstop. Both count clock cycles down.
+    port::reg::at(port::reg::ctimer0) = ~0u;
+    port::reg::at(port::reg::ctimer1) = 0;
+    port::reg::at(port::reg::config) = (port::reg::at(port::reg::config) & ~0xff0u) | 0x110u;
+    // Interrupts this PE takes: wake-ups (user, timer 1), WAND, and the faults.
+    using namespace port::irq;
+    port::reg::at(port::reg::imask) =
+        0x3ffu & ~((1u << user) | (1u << timer1) | (1u << wand) | (1u << sw_exception) | (1u << mem_fault));
+    __asm__ volatile("gie" ::: "memory");
+
+    char *argv[max_args + 1];
+    int argc = 0;
+    for (uint32_t off = 0; argc < int(boot->argc) && argc < max_args && off < boot->args_len; ++argc) {
+        argv[argc] = boot->args + off;
+        while (off < boot->args_len && boot->args[off] != '\0') ++off;
+        ++off;
+    }
+    argv[argc] = nullptr;
+
+    for (init_fn *f = __preinit_array_start; f < __preinit_array_end; ++f) (*f)();
+    for (init_fn *f = __init_array_start; f < __init_array_end; ++f) (*f)();
+
+    exit(main(argc, argv));
+}
+
+void shmem_crt_trap(uint32_t kind, uint32_t pc, uint32_t status, uint32_t sp)
+{
+    // STATUS[18:16] (EXCAUSE) says which software exception it was.
+    static const char *const causes[8] = {"no cause",          "unknown",         "unknown",
+                                          "unknown",           "unaligned access", "unimplemented instruction",
+                                          "illegal access",    "floating-point exception"};
+    Message m;
+    m.s("libshmem: PE ").u(uint64_t(port::geometry.pe)).s(": trap: ");
+    if (kind == 2)
+        m.s("memory fault");
+    else
+        m.s("software exception, ").s(causes[(status >> 16) & 7]);
+    m.s(" at pc ").x(pc).s(" (status ").x(status).s(", sp ").x(sp).s(")").write();
+    port::end_run(139);
+}
+
+int _write(int fd, const void *buf, size_t n)
+{
+    if (fd != 1 && fd != 2) {
+        errno = EBADF;
+        return -1;
+    }
+    port::console_write(static_cast<const char *>(buf), n);
+    return int(n);
+}
+
+int _read(int, void *, size_t) { return 0; }  // no input: end of file
+int _close(int) { return 0; }
+int _fstat(int, struct stat *st)
+{
+    st->st_mode = S_IFCHR;  // a terminal: newlib buffers stdout by line
+    return 0;
+}
+int _isatty(int fd) { return fd <= 2; }
+off_t _lseek(int, off_t, int)
+{
+    errno = ESPIPE;
+    return -1;
+}
+// malloc's memory would not be symmetric, and every byte of the bank is already spoken for: no malloc. (So
+// newlib leaves stdout unbuffered: every write reaches the mailbox at once, and exit has nothing to flush.)
+void *_sbrk(ptrdiff_t)
+{
+    errno = ENOMEM;
+    return reinterpret_cast<void *>(-1);
+}
+int _kill(int, int)
+{
+    errno = EINVAL;
+    return -1;
+}
+int _getpid(void) { return 1; }
+
+void _exit(int status)
+{
+    port::finish(status);
+}
+
+// exit() and atexit() are ours, not newlib's: newlib's exit() reaches its reentrancy structure (_impure_data,
+// 1 KB of .data) even in a program that never uses stdio; every byte of the bank counts here.
+namespace {
+constexpr int max_atexit = 8;
+void (*atexit_fns[max_atexit])(void *);
+void *atexit_args[max_atexit];
+int atexit_count;
+void call_plain(void *fn) { reinterpret_cast<void (*)()>(fn)(); }
+}  // namespace
+
+int __cxa_atexit(void (*fn)(void *), void *arg, void *)
+{
+    if (atexit_count == max_atexit) return -1;
+    atexit_fns[atexit_count] = fn;
+    atexit_args[atexit_count++] = arg;
+    return 0;
+}
+
+int atexit(void (*fn)(void)) { return __cxa_atexit(call_plain, reinterpret_cast<void *>(fn), nullptr); }
+
+void exit(int status)
+{
+    while (atexit_count > 0) {
+        --atexit_count;
+        atexit_fns[atexit_count](atexit_args[atexit_count]);
+    }
+    for (init_fn *f = __fini_array_end; f > __fini_array_start;) (*--f)();
+    _exit(status);
+}
+
+}  // extern "C"

@@ -1,0 +1,86 @@
+/* Epiphany startup: the interrupt vector table, the reset path to C, and the interrupt handlers.
+ *
+ * The host writes the image and the boot block, then latches SYNC on every core: the core starts at the
+ * reset vector, IVT entry 0. Handlers that only wake the core (user, timers, DMA) return at once: their
+ * work is to end IDLE. None of them touches a register or the flags, so they can interrupt anything.
+ */
+#include "boot_block.h"
+
+/* The handlers are global symbols: with binutils 2.40 a 24-bit branch to a local label in another section
+ * (a relocation against the section symbol plus an offset) landed at the section's start plus a wrong offset. */
+    .global _shmem_reset, _shmem_sw_exception, _shmem_mem_fault, _shmem_isr_return, _shmem_wand_isr
+
+    .section .shmem_ivt, "ax"
+    .global _shmem_ivt
+_shmem_ivt:
+    b.l _shmem_reset          /* 0 sync (start) */
+    b.l _shmem_sw_exception   /* 1 software exception */
+    b.l _shmem_mem_fault      /* 2 memory fault */
+    b.l _shmem_isr_return     /* 3 timer 0 (the cycle counter: never armed to interrupt) */
+    b.l _shmem_isr_return     /* 4 timer 1: the sleep backstop */
+    b.l _shmem_isr_return     /* 5 message */
+    b.l _shmem_isr_return     /* 6 DMA 0 */
+    b.l _shmem_isr_return     /* 7 DMA 1 */
+    b.l _shmem_wand_isr       /* 8 WAND: the barrier is complete */
+    b.l _shmem_isr_return     /* 9 user: another PE wrote something this PE may be waiting for */
+
+    .section .text.shmem_start, "ax"
+    .balign 4
+/* Leave the SYNC interrupt state (so that every lower-priority interrupt can be taken) and go to _start.
+ * rti enables interrupts: the stack must be valid before it, for a wake-up that arrives at once. */
+_shmem_reset:
+    mov sp, %low(___stack_top - 8)
+    movt sp, %high(___stack_top - 8)
+    mov r0, %low(_start)
+    movt r0, %high(_start)
+    movts iret, r0
+    rti
+
+    .global _start
+_start:
+    gid
+    mov sp, %low(___stack_top - 8)
+    movt sp, %high(___stack_top - 8)
+    mov fp, #0
+    mov r0, %low(SHMEM_EP_BOOT_BLOCK_ADDR)
+    movt r0, %high(SHMEM_EP_BOOT_BLOCK_ADDR)
+    mov r12, %low(_shmem_crt_start)
+    movt r12, %high(_shmem_crt_start)
+    jalr r12
+1:  idle
+    b 1b
+
+/* Nothing to do but end IDLE. */
+_shmem_isr_return:
+    rti
+
+/* WAND completed on every core: set the flag hw_barrier sleeps on. Only mov/str/ldr: no flags change. The
+ * word below sp is free (the interrupted code's frame is above it). */
+_shmem_wand_isr:
+    str r0, [sp, #-2]
+    mov r0, %low(_shmem_wand_done)
+    movt r0, %high(_shmem_wand_done)
+    str r0, [r0]               /* any non-zero value: the word's own address */
+    ldr r0, [sp, #-2]
+    rti
+
+/* Faults: report and end the run (never return). */
+_shmem_sw_exception:
+    mov r0, #1
+    b.l 2f
+_shmem_mem_fault:
+    mov r0, #2
+2:  movfs r1, iret
+    movfs r2, status
+    mov r3, sp
+    mov r12, %low(_shmem_crt_trap)
+    movt r12, %high(_shmem_crt_trap)
+    jalr r12
+3:  idle
+    b 3b
+
+    .section .bss.shmem_wand_done, "aw", @nobits
+    .balign 4
+    .global _shmem_wand_done
+_shmem_wand_done:
+    .space 4

@@ -1,0 +1,143 @@
+// The out-of-line part of the Epiphany port: console mailbox, ending a run, WAND, DMA.
+#include "boot_block.h"
+#include "shmem_port.hpp"
+
+extern "C" uint32_t shmem_wand_done;  // set by the WAND interrupt handler (crt/epiphany/start.S)
+
+namespace shmem::port {
+
+Geometry geometry;
+uint32_t sleeping;
+
+namespace {
+
+volatile shmem_ep_mailbox *mailbox() { return reinterpret_cast<volatile shmem_ep_mailbox *>(geometry.mailbox); }
+
+uint32_t console_head;  // bytes this PE has put in its ring
+uint32_t console_tail;  // the host's tail as last read (a remote read: only when the ring looks full)
+
+[[noreturn]] void park()
+{
+    for (;;) __asm__ volatile("idle" ::: "memory");
+}
+
+void post_state(uint32_t state, int status)
+{
+    volatile shmem_ep_mailbox *mb = mailbox();
+    if (mb == nullptr) park();
+    mb->status = uint32_t(status);
+    mb->state = state;  // after status and every console byte: one destination, in order
+}
+
+}  // namespace
+
+void console_write(const char *buf, size_t n)
+{
+    volatile shmem_ep_mailbox *mb = mailbox();
+    if (mb == nullptr) return;  // before startup knew the mailbox: nowhere to write
+    uint32_t head = console_head;
+    for (size_t i = 0; i < n; ++i) {
+        // The host empties the ring; while it is full, wait for it (rare: 1 KB of output in flight).
+        while (head - console_tail >= SHMEM_EP_MAILBOX_RING) {
+            mb->head = head;
+            console_tail = mb->tail;
+        }
+        mb->ring[head & (SHMEM_EP_MAILBOX_RING - 1)] = buf[i];
+        ++head;
+    }
+    console_head = head;
+    mb->head = head;
+}
+
+void console_write_early(const char *buf, size_t n) { console_write(buf, n); }
+void flush_console() {}  // console_write has nothing buffered: the host assembles lines per PE
+
+void end_run(int status)
+{
+    const uint32_t code = (status > 0 && status < 256) ? uint32_t(status) : (status == 0 ? 0u : 255u);
+    quiet();
+    post_state(SHMEM_EP_STATE_END, int(code));
+    park();
+}
+
+void finish(int status)
+{
+    if (status != 0) end_run(status);
+    quiet();
+    // Done, but the memory stays reachable: other PEs may still put to and get from this one.
+    post_state(SHMEM_EP_STATE_DONE, 0);
+    park();
+}
+
+// WAND: this core's STATUS.WAND bit is set; when every core of the chip has set its bit, the WAND interrupt
+// is latched on every core and the handler sets shmem_wand_done.
+void hw_barrier()
+{
+    volatile uint32_t *done = &shmem_wand_done;
+    *done = 0;
+    __asm__ volatile("wand" ::: "memory");
+    wait_until([done] { return *done != 0; });
+}
+
+// ---- DMA --------------------------------------------------------------------------------------------------
+//
+// Descriptor mode (the way e-lib starts a transfer; esim implements only this one): a 24-byte descriptor in
+// local memory (config, inner strides, counts, outer strides, source, destination), then DMAnCONFIG =
+// descriptor address << 16 | STARTUP. One descriptor moves up to 65535 elements of 1, 2, 4 or 8 bytes (the
+// widest that src, dst and n allow); longer copies take several descriptors back to back.
+// A channel's registers are 0x20 apart; DMAnSTATUS (register 7) is 0 when the channel is idle.
+
+namespace {
+struct alignas(8) DmaDescriptor {
+    uint32_t config, inner_stride, count, outer_stride, src, dst;
+};
+DmaDescriptor descriptors[2];  // one per channel, reused once the channel is idle
+
+volatile uint32_t *dma_regs(unsigned ch)
+{
+    return reinterpret_cast<volatile uint32_t *>(reg::dma0config + ch * reg::dma_stride);
+}
+bool dma_busy(unsigned ch) { return (dma_regs(ch)[7] & 0xf) != 0; }
+}  // namespace
+
+void wait_dma(unsigned channels)
+{
+    // The channels are this core's own registers: polling them costs no mesh traffic.
+    for (unsigned ch = 0; ch < 2; ++ch)
+        if (channels & (1u << ch))
+            while (dma_busy(ch)) {
+            }
+}
+
+void dma_copy(unsigned ch, void *dst, const void *src, size_t n)
+{
+    uintptr_t d = reinterpret_cast<uintptr_t>(dst), s = reinterpret_cast<uintptr_t>(src);
+    // DMA needs global addresses for this core's own memory too.
+    if ((d >> 20) == 0) d |= geometry.global[geometry.pe];
+    if ((s >> 20) == 0) s |= geometry.global[geometry.pe];
+    const uintptr_t mix = d | s | n;
+    const unsigned log2 = (mix & 7) == 0 ? 3 : (mix & 3) == 0 ? 2 : (mix & 1) == 0 ? 1 : 0;
+    size_t elems = n >> log2;
+    DmaDescriptor &desc = descriptors[ch];
+    while (elems != 0) {
+        const uint32_t count = elems > 0xffff ? 0xffff : uint32_t(elems);
+        while (dma_busy(ch)) {
+        }
+        desc.config = log2 << 5 | 0x3;                   // datasize, master, enable
+        desc.inner_stride = (1u << log2) << 16 | (1u << log2);  // dst | src
+        desc.count = 1u << 16 | count;                   // one outer round of `count` elements
+        desc.outer_stride = 0;
+        desc.src = s;
+        desc.dst = d;
+        fence();  // the descriptor is in memory before the channel reads it
+        dma_regs(ch)[0] = uint32_t(reinterpret_cast<uintptr_t>(&desc)) << 16 | 0x8;  // STARTUP
+        s += uintptr_t(count) << log2;
+        d += uintptr_t(count) << log2;
+        elems -= count;
+    }
+}
+
+// Get: remote loads are round trips, so the same loop moves bytes several times slower than put does.
+void get_bytes(void *dst, const void *src_remote, size_t n) { shmem_port_copy(dst, src_remote, n); }
+
+}  // namespace shmem::port

@@ -1,0 +1,164 @@
+// The Epiphany port: Epiphany-III (16 cores) and -IV (64 cores), one core per PE, bare metal.
+//
+// Hardware facts this file relies on (Epiphany Architecture Reference, rev 14.03):
+//  - Every core has 32 KB of SRAM at local 0x0000-0x7fff and memory-mapped registers at local 0xf0000-0xf0fff;
+//    both are visible to every core at the global address (coreid << 20) | local, coreid = row << 6 | col.
+//  - The mesh delivers the writes of one core to one destination in the order they were issued; reads are
+//    round trips. Writes to different destinations may arrive in any order.
+//  - TESTSET rd, [rn, rm] on a global address: if the word is 0 it becomes rd; rd gets the old word, atomically
+//    at the target.
+//  - Writing a bit to a core's ILATST register latches that interrupt on it (the "user" interrupt, bit 9, is
+//    free for software). IDLE sleeps until an interrupt is latched.
+//  - CTIMER0/1 count down while their CONFIG field selects clock cycles; reaching 0 latches the timer interrupt.
+//  - No hardware atomics other than TESTSET, no integer divide, no caches.
+#pragma once
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "shmem_chip.h"
+
+namespace shmem::port {
+
+inline constexpr const char name[] = SHMEM_CHIP_NAME;
+
+inline constexpr bool has_native_atomics = false;  // TESTSET only: AMOs are per-type TESTSET locks
+inline constexpr bool has_hw_barrier = true;       // WAND (all cores of the chip must take part)
+inline constexpr bool has_dma = true;              // two DMA channels per core
+inline constexpr int max_pes = SHMEM_CHIP_MAX_PES;
+inline constexpr int chip_cores = SHMEM_CHIP_ROWS * SHMEM_CHIP_COLS;
+
+// Memory-mapped core registers (local addresses; OR a core's global base in for another core's).
+namespace reg {
+inline constexpr uintptr_t config = 0xf0400, status = 0xf0404, imask = 0xf0424, ilatst = 0xf042c,
+                           ilatcl = 0xf0430, ctimer0 = 0xf0438, ctimer1 = 0xf043c, coreid = 0xf0704,
+                           dma0config = 0xf0500, dma0status = 0xf051c, dma_stride = 0x20;
+inline volatile uint32_t &at(uintptr_t a) { return *reinterpret_cast<volatile uint32_t *>(a); }
+}  // namespace reg
+
+// Interrupt numbers: ILAT/IMASK bit and IVT entry (entry n at local address 4n).
+namespace irq {
+inline constexpr unsigned sync = 0, sw_exception = 1, mem_fault = 2, timer0 = 3, timer1 = 4, message = 5,
+                          dma0 = 6, dma1 = 7, wand = 8, user = 9;
+}
+
+// Filled in by the startup code from the boot block and COREID before any constructor runs.
+struct Geometry {
+    uintptr_t base;      // 0: local addresses are what the program uses
+    uintptr_t heap_lo;   // symmetric heap: [heap_lo, heap_hi), local addresses
+    uintptr_t heap_hi;
+    uintptr_t mailbox;   // global address of this PE's console mailbox in external DRAM
+    int pe;
+    int npes;
+    uint32_t global[max_pes];  // global base (coreid << 20) of every PE's core
+};
+extern Geometry geometry;
+
+inline int my_pe() { return geometry.pe; }
+inline int n_pes() { return geometry.npes; }
+
+// The address of `local` in PE `pe`'s memory: one load and one OR (ARL's shift-and-OR with the shift done
+// once at startup). A global address of this core's own memory is accepted too.
+template <class T>
+inline T *remote_ptr(T *local, int pe)
+{
+    return reinterpret_cast<T *>((reinterpret_cast<uintptr_t>(local) & 0xfffff) | geometry.global[pe]);
+}
+
+inline bool in_partition(const void *p, size_t n)
+{
+    const uintptr_t a = reinterpret_cast<uintptr_t>(p);
+    return a < 0x8000 && n <= 0x8000 - a;
+}
+
+// The hand-written copies (copy.S, copy.cpp): the hardware-loop double-word body for aligned data, smaller
+// steps for the rest. Remote stores are posted (a put costs what the local loads cost); remote loads are round
+// trips, so get is several times slower per byte (see SHMEM_USE_IPI_GET).
+extern "C" void shmem_port_copy(void *dst, const void *src, size_t n);
+void get_bytes(void *dst, const void *src_remote, size_t n);
+inline void put_bytes(void *dst_remote, const void *src, size_t n) { shmem_port_copy(dst_remote, src, n); }
+
+// Ordering. One core's writes to one destination arrive in order, so a put followed by a flag to the same PE
+// needs nothing; the compiler must still not reorder them.
+inline void fence() { __asm__ volatile("" ::: "memory"); }
+
+// Waits for this core's DMA channels; every store the core issued itself is on its way in order.
+void wait_dma(unsigned channels);  // bit 0: DMA0, bit 1: DMA1
+inline void quiet()
+{
+    wait_dma(3);
+    fence();
+}
+
+// TESTSET: returns true if the word was already set. It needs a global address, even for this core's own word.
+inline bool test_and_set(uint32_t *remote_word)
+{
+    uint32_t v = 1;
+    uint32_t *w = remote_ptr(remote_word, geometry.pe);
+    if ((reinterpret_cast<uintptr_t>(remote_word) & ~uintptr_t(0xfffff)) != 0) w = remote_word;
+    __asm__ volatile("testset %0, [%1, %2]" : "+r"(v) : "r"(w), "r"(0) : "memory");
+    return v != 0;
+}
+inline void clear(uint32_t *remote_word)
+{
+    fence();
+    *reinterpret_cast<volatile uint32_t *>(remote_word) = 0;
+}
+
+// Clock cycles since startup, from CTIMER0 counting down from 0xffffffff (wraps after 2^32 cycles, about 7 s
+// at 600 MHz: enough for the benchmarks, which time single operations).
+inline uint64_t cycles() { return uint32_t(~reg::at(reg::ctimer0)); }
+
+// ---- sleeping and waking --------------------------------------------------------------------------------
+//
+// A waiting PE sleeps in IDLE (DESIGN §4). It checks with interrupts disabled and only then idles: IDLE
+// returns as soon as an interrupt is latched, and a wake-up that came in between the check and IDLE is latched
+// too, so it cannot be lost. Writers store the data and then latch the user interrupt on the target: both are
+// writes from one core to one core, so the data is there when the target wakes.
+// CTIMER1 is the backstop for writers outside the library (plain stores through shmem_ptr): ~1 ms.
+
+extern uint32_t sleeping;  // kept for the core's hint protocol; waking is unconditional here
+
+inline constexpr uint32_t backstop_cycles = 600000;  // 1 ms at 600 MHz
+
+inline void wake(int pe)
+{
+    fence();
+    reg::at(geometry.global[pe] | reg::ilatst) = 1u << irq::user;
+}
+inline void notify(int pe) { wake(pe); }
+
+template <class Done>
+inline void wait_until(Done done)
+{
+    if (done()) return;
+    for (;;) {
+        __asm__ volatile("gid" ::: "memory");
+        if (done()) break;
+        reg::at(reg::ctimer1) = backstop_cycles;
+        __asm__ volatile("idle\n\tgie" ::: "memory");
+    }
+    __asm__ volatile("gie" ::: "memory");
+}
+
+// The WAND barrier (has_hw_barrier): every core of the chip executes WAND; when all have, the WAND interrupt
+// is latched on all of them. Only usable when the run has every core of the chip (checked by the caller).
+void hw_barrier();
+inline bool hw_barrier_usable() { return geometry.npes == chip_cores; }
+inline constexpr const char hw_barrier_needs[] = "every core of the chip (" SHMEM_CHIP_NAME ")";
+
+// ---- platform ---------------------------------------------------------------------------------------------
+
+// Console bytes go to this PE's mailbox in shared DRAM; the host assembles and prints whole lines per PE.
+void console_write(const char *buf, size_t n);
+void flush_console();
+void console_write_early(const char *buf, size_t n);
+inline void console_release_if_mine() {}
+
+[[noreturn]] void finish(int status);
+[[noreturn]] void end_run(int status);
+
+// DMA (has_dma): non-blocking copies on channel `ch` (0 or 1). Returns at once; wait_dma waits.
+void dma_copy(unsigned ch, void *dst, const void *src, size_t n);
+
+}  // namespace shmem::port
