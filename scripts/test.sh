@@ -2,7 +2,8 @@
 # Installs what is needed, builds everything and runs the whole test suite: target tests through the loader at
 # every PE count, negative tests, native unit tests; then the families whose mechanism a build option changes
 # (atomics, locks, barriers, collectives) once more in the other configuration: TESTSET-lock atomics and the
-# dissemination barrier. Extra arguments go to ctest, e.g. -R heap (and skip the second configuration).
+# dissemination barrier; then the Epiphany build. Extra arguments go to ctest, e.g. -R heap (and skip the
+# second configuration and Epiphany).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
@@ -14,4 +15,11 @@ if [ $# -eq 0 ]; then
   cmake --build build-alt -j"$(nproc)"
   ctest --test-dir build-alt --output-on-failure -j"$(nproc)" -L target \
     -R '^(amo|legacy|barrier|teams|collectives|active_set|heap|ring)'
+  # Epiphany-III: the cross toolchain (built once from Debian's sources into a cache, ~15 min the first time),
+  # then the library, the tests and the examples built for it, and the footprint of the two budget programs.
+  # They run on Adapteva's esim simulator where it is installed (README.md: "Epiphany"), not here.
+  bash scripts/epiphany-toolchain.sh
+  cmake -S . -B build-e16 -DSHMEM_TARGET=epiphany-e16 -DCMAKE_BUILD_TYPE=MinSizeRel >/dev/null
+  cmake --build build-e16 -j"$(nproc)"
+  bash scripts/footprint.sh build-e16/bench/footprint/fp_min.elf.map build-e16/bench/footprint/fp_rma.elf.map
 fi
