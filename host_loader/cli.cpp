@@ -11,25 +11,38 @@ namespace oshrun {
 std::string usage() {
     return "usage: oshrun [options] -np N program.elf [program arguments...]\n"
            "\n"
-           "Runs a libshmem program image on N PEs of an emulated machine, one copy per PE.\n"
+           "Runs a libshmem program image on N PEs, one copy per PE: on an emulated machine (virt-rv64, QEMU), or\n"
+           "on the cores of an Epiphany chip (a Parallella's, or the Epiphany simulator's).\n"
            "\n"
            "  -np N, -n N, --np N, --npes N\n"
-           "                         number of PEs (default 1; virt-rv64 has 1..512)\n"
+           "                         number of PEs (default 1; virt-rv64 has 1..512, epiphany-e16 1..16,\n"
+           "                         epiphany-e64 1..64)\n"
            "  --target NAME          machine to run on (default virt-rv64; known: " + target_names() + ")\n"
+           "  --timeout SECONDS      stop the run after this long and exit 124\n"
+           "                         (default: $OSHRUN_TIMEOUT, else 0 = no limit)\n"
+           "  --emulator PATH        emulator binary (virt-rv64: qemu-system-riscv64 from PATH; Epiphany with\n"
+           "                         --backend esim: epiphany-elf-run from PATH); --qemu PATH is the same\n"
+           "  --dry-run              print the placement (and the emulator command); run nothing\n"
+           "  -v, --verbose          print the emulator command, or the placement, before running\n"
+           "  -h, --help             print this help\n"
+           "\n"
+           "virt-rv64 only:\n"
            "  --symmetric-size SIZE  symmetric heap per PE: bytes, or with a K, M, G suffix\n"
            "                         (default: $SHMEM_SYMMETRIC_SIZE, else 1M)\n"
            "  --partition-size SIZE  force the memory per PE (a power of two) instead of computing it\n"
-           "  --timeout SECONDS      kill the emulator after this long and exit 124\n"
-           "                         (default: $OSHRUN_TIMEOUT, else 0 = no limit)\n"
            "  --icount               deterministic instruction counting (-icount shift=0,sleep=off)\n"
-           "  --qemu PATH            emulator binary (default: qemu-system-riscv64 from PATH)\n"
            "  --extra-qemu-arg ARG   pass ARG on to the emulator; repeatable (e.g. -s, -S for gdb)\n"
-           "  --dry-run              print the placement and the emulator command; run nothing\n"
-           "  -v, --verbose          print the emulator command before running it\n"
-           "  -h, --help             print this help\n"
+           "\n"
+           "Epiphany (epiphany-e16, epiphany-e64) only:\n"
+           "  --backend NAME         parallella: the board's chip through /dev/epiphany/mesh0;\n"
+           "                         esim: the Epiphany simulator, one epiphany-elf-run per core\n"
+           "                         (default: parallella where /dev/epiphany/mesh0 exists, else esim)\n"
+           "  An Epiphany image lives in each core's 32 KB (its symmetric heap is what the image and its stack\n"
+           "  leave of them); PEs fill a workgroup of min(N, chip columns) columns row by row from core 0x808.\n"
            "\n"
            "Arguments after the program belong to the program. Exit status: the program's (0 when every PE\n"
-           "finished normally), 124 on timeout, 2 for usage and image errors, 127 if the emulator cannot run.\n";
+           "finished normally), 124 on timeout, 2 for usage and image errors, 127 if the emulator, simulator or\n"
+           "device is missing.\n";
 }
 
 bool parse_seconds(const std::string& text, double& seconds) {
@@ -84,8 +97,10 @@ Cli parse_cli(const std::vector<std::string>& args) {
             double s;
             if (!parse_seconds(v, s)) throw usage_error("--timeout " + v + ": not a number of seconds");
             cli.timeout = s;
-        } else if (opt == "--qemu") {
-            cli.qemu = value();
+        } else if (opt == "--emulator" || opt == "--qemu") {
+            cli.emulator = value();
+        } else if (opt == "--backend") {
+            cli.backend = value();
         } else if (opt == "--extra-qemu-arg") {
             cli.extra_qemu_args.push_back(value());
         } else if (opt == "--icount" && !inline_value) {

@@ -14,8 +14,9 @@ struct Cli {
     std::optional<uint64_t> symmetric_size, partition_size;
     std::optional<double> timeout;
     bool icount = false, dry_run = false, verbose = false, help = false;
-    std::string qemu;                     // empty: the target's emulator, found on PATH
+    std::string emulator;                 // --emulator / --qemu; empty: the target's emulator, found on PATH
     std::vector<std::string> extra_qemu_args;
+    std::string backend;                  // Epiphany: parallella or esim; empty: the target's default
     std::string program;                  // as given
     std::vector<std::string> program_args;
 };

@@ -86,15 +86,25 @@ GElf_Ehdr read_header(int fd, unsigned char elf_class, unsigned char encoding, c
     return h;
 }
 
-void check_type(const GElf_Ehdr& h, const std::string& path) {
-    const char* hint = "not a position-independent libshmem image; build it with add_shmem_executable";
-    switch (h.e_type) {
-    case ET_DYN: return;
-    case ET_EXEC: refuse(path, std::string("ELF type is ET_EXEC (fixed-address executable), expected ET_DYN: ") + hint);
-    case ET_REL: refuse(path, std::string("ELF type is ET_REL (unlinked object file), expected ET_DYN: ") + hint);
-    case ET_CORE: refuse(path, std::string("ELF type is ET_CORE (core dump), expected ET_DYN: ") + hint);
-    default: refuse(path, "ELF type is " + std::to_string(h.e_type) + ", expected ET_DYN: " + hint);
+const char* type_name(unsigned type) {
+    switch (type) {
+    case ET_DYN: return "ET_DYN (position-independent executable)";
+    case ET_EXEC: return "ET_EXEC (fixed-address executable)";
+    case ET_REL: return "ET_REL (unlinked object file)";
+    case ET_CORE: return "ET_CORE (core dump)";
+    default: return nullptr;
     }
+}
+
+void check_type(const GElf_Ehdr& h, const Target& t, const std::string& path) {
+    if (h.e_type == t.elf_type) return;
+    const char* hint = t.elf_type == ET_DYN
+                           ? "not a position-independent libshmem image; build it with add_shmem_executable"
+                           : "not a libshmem image linked for a core's local memory; build it with add_shmem_executable";
+    const char* name = type_name(h.e_type);
+    const std::string expected = t.elf_type == ET_DYN ? "ET_DYN" : "ET_EXEC";
+    refuse(path, "ELF type is " + (name ? std::string(name) : std::to_string(h.e_type)) + ", expected " + expected +
+                     ": " + hint);
 }
 
 // A table of count entries of entsize bytes at offset must lie inside the file.
@@ -126,9 +136,39 @@ bool find_symbol(Elf* e, const char* name, uint64_t& value) {
     return false;
 }
 
+// The SHF_ALLOC sections with a size, sorted by address. A file without section headers has none.
+std::vector<Section> alloc_sections(Elf* e, const std::string& path) {
+    std::vector<Section> sections;
+    size_t shstrndx = 0;
+    if (elf_getshdrstrndx(e, &shstrndx) != 0) return sections;
+    for (Elf_Scn* scn = elf_nextscn(e, nullptr); scn; scn = elf_nextscn(e, scn)) {
+        GElf_Shdr sh;
+        if (!gelf_getshdr(scn, &sh)) refuse(path, std::string("bad section header: ") + elf_errmsg(-1));
+        if (!(sh.sh_flags & SHF_ALLOC) || sh.sh_size == 0) continue;
+        const char* name = elf_strptr(e, shstrndx, sh.sh_name);
+        sections.push_back({name ? name : "[" + std::to_string(elf_ndxscn(scn)) + "]", sh.sh_addr, sh.sh_size,
+                            sh.sh_type});
+    }
+    std::stable_sort(sections.begin(), sections.end(), [](auto& a, auto& b) { return a.addr < b.addr; });
+    return sections;
+}
+
 std::string range(uint64_t lo, uint64_t hi) { return "[" + hex(lo) + ", " + hex(hi) + ")"; }
 
 }  // namespace
+
+void check_partitioned_image(const Target& t, Image& img) {
+    // Nothing larger can ever be placed; refusing here also bounds the flat image we allocate below.
+    const uint64_t mem = img.memory_size();
+    if (mem > t.max_partition || img.stack_size > t.max_partition ||
+        t.image_offset + mem + img.stack_size > t.max_partition)
+        refuse(img.path, "image too large: it needs " + size_text(mem) + " of memory " + range(img.link_base, img.mem_end) +
+                             " plus " + size_text(img.stack_size) + " of stack, but a " + t.name +
+                             " partition is at most " + size_text(t.max_partition));
+    img.flat.assign(img.file_end > img.link_base ? img.file_end - img.link_base : 0, 0);
+    for (const Segment& s : img.segments)
+        if (s.filesz) std::memcpy(img.flat.data() + (s.vaddr - img.link_base), s.data.data(), s.filesz);
+}
 
 Image load_image(const std::string& path, const Target& t) {
     if (elf_version(EV_CURRENT) == EV_NONE) throw Failure(std::string("libelf: ") + elf_errmsg(-1));
@@ -156,7 +196,7 @@ Image load_image(const std::string& path, const Target& t) {
     if (h.e_machine != t.elf_machine)
         refuse(path, std::string("ELF machine is ") + elf_machine_name(h.e_machine) + " (" + std::to_string(h.e_machine) +
                          ")" + needs + elf_machine_name(t.elf_machine) + " (" + std::to_string(t.elf_machine) + ")");
-    check_type(h, path);
+    check_type(h, t, path);
     if (h.e_phnum == PN_XNUM) refuse(path, "too many program headers (extended numbering is not supported)");
     check_table("program headers", h.e_phoff, h.e_phnum, h.e_phentsize, file_size, path);
     // e_shnum 0 with a table present means the count is in section header 0: at least that one must be there.
@@ -184,7 +224,7 @@ Image load_image(const std::string& path, const Target& t) {
         if (ph.p_offset + ph.p_filesz < ph.p_offset || ph.p_offset + ph.p_filesz > file_size)
             refuse(path, "truncated: " + seg + " needs file bytes up to " + std::to_string(ph.p_offset + ph.p_filesz) +
                              " but the file has " + std::to_string(file_size) + " bytes");
-        img.segments.push_back({ph.p_vaddr, ph.p_offset, ph.p_filesz, ph.p_memsz, ph.p_flags});
+        img.segments.push_back({ph.p_vaddr, ph.p_offset, ph.p_filesz, ph.p_memsz, ph.p_flags, {}});
     }
     if (img.segments.empty()) refuse(path, "no PT_LOAD segments: nothing to load");
     std::sort(img.segments.begin(), img.segments.end(), [](auto& a, auto& b) { return a.vaddr < b.vaddr; });
@@ -209,25 +249,17 @@ Image load_image(const std::string& path, const Target& t) {
     if (!entry_ok) refuse(path, "entry point " + hex(img.entry) + " is not inside an executable PT_LOAD segment");
     if (img.entry != img.link_base)
         refuse(path, "entry point " + hex(img.entry) + " is not the first byte of the image (" + hex(img.link_base) +
-                         "); the loader starts every hart there");
+                         "); the loader starts every core there");
 
     img.stack_size_from_symbol = find_symbol(elf.get(), "__stack_size", img.stack_size);
     if (!img.stack_size_from_symbol) img.stack_size = t.default_stack_size;
-
-    // Nothing larger can ever be placed; refusing here also bounds the flat image we allocate below.
-    const uint64_t mem = img.memory_size();
-    if (mem > t.max_partition || img.stack_size > t.max_partition ||
-        t.image_offset + mem + img.stack_size > t.max_partition)
-        refuse(path, "image too large: it needs " + size_text(mem) + " of memory " + range(img.link_base, img.mem_end) +
-                         " plus " + size_text(img.stack_size) + " of stack, but a " + t.name + " partition is at most " +
-                         size_text(t.max_partition));
+    img.sections = alloc_sections(elf.get(), path);
 
     size_t raw_size = 0;
     const char* raw = elf_rawfile(elf.get(), &raw_size);
     if (!raw) refuse(path, std::string("libelf cannot read it: ") + elf_errmsg(-1));
-    img.flat.assign(img.file_end > img.link_base ? img.file_end - img.link_base : 0, 0);
-    for (const Segment& s : img.segments)
-        if (s.filesz) std::memcpy(img.flat.data() + (s.vaddr - img.link_base), raw + s.offset, s.filesz);
+    for (Segment& s : img.segments) s.data.assign(raw + s.offset, raw + s.offset + s.filesz);  // bounds checked above
+    t.check_image(t, img);
     return img;
 }
 

@@ -12,6 +12,13 @@ struct Target;
 struct Segment {  // one PT_LOAD segment
     uint64_t vaddr, offset, filesz, memsz;
     uint32_t flags;
+    std::vector<uint8_t> data;  // its filesz bytes from the file
+};
+
+struct Section {  // one SHF_ALLOC section with a size, for messages that name what does not fit
+    std::string name;
+    uint64_t addr, size;
+    uint32_t type;              // SHT_PROGBITS, SHT_NOBITS, ...
 };
 
 struct Image {
@@ -23,13 +30,19 @@ struct Image {
     uint64_t stack_size = 0;     // value of __stack_size, or the target's default
     bool stack_size_from_symbol = false;
     std::vector<Segment> segments;  // sorted by vaddr
-    std::vector<uint8_t> flat;      // bytes link_base .. file_end, gaps between segments zero-filled
+    std::vector<Section> sections;  // SHF_ALLOC sections of non-zero size, sorted by addr (none if stripped)
+    std::vector<uint8_t> flat;      // partitioned targets: bytes link_base .. file_end, gaps zero-filled
 
     uint64_t memory_size() const { return mem_end - link_base; }
 };
 
 // Reads and validates path for target t. Throws Failure("<path>: <what is wrong>") if it cannot be loaded.
+// The checks common to every target come first, then the target's own (Target::check_image).
 Image load_image(const std::string& path, const Target& t);
+
+// Target::check_image of a target that loads one flat copy of the image into a partition per PE (virt-rv64):
+// the image, its .bss and its stack must fit in the largest partition; fills Image::flat.
+void check_partitioned_image(const Target& t, Image& img);
 
 // "x86-64", "RISC-V", ... or "unknown" for an e_machine value.
 const char* elf_machine_name(unsigned machine);

@@ -1,4 +1,4 @@
-// oshrun: run a libshmem program image on N PEs of an emulated machine.
+// oshrun: run a libshmem program image on N PEs of an emulated machine or of an Epiphany chip.
 #include <signal.h>
 
 #include <algorithm>
@@ -29,6 +29,17 @@ void print_placement(const Target& t, const Image& img, const Layout& lay) {
     std::printf("device tree: within [%s, %s)\n", hex(lay.fdt_low).c_str(), hex(lay.fdt_high).c_str());
 }
 
+// The options that only an emulator-process target (virt-rv64) understands, refused elsewhere rather than ignored.
+void refuse_emulator_options(const Cli& cli, const Target& t) {
+    const auto refuse = [&](const char* option) {
+        throw Failure(std::string(option) + " is an option of virt-rv64 (QEMU); " + t.name + " does not take it");
+    };
+    if (cli.symmetric_size) refuse("--symmetric-size");
+    if (cli.partition_size) refuse("--partition-size");
+    if (cli.icount) refuse("--icount");
+    if (!cli.extra_qemu_args.empty()) refuse("--extra-qemu-arg");
+}
+
 int run(const std::vector<std::string>& args) {
     const Cli cli = parse_cli(args);
     if (cli.help) {
@@ -40,29 +51,50 @@ int run(const std::vector<std::string>& args) {
     if (cli.npes < 1 || cli.npes > target->max_pes)
         throw Failure("-np " + std::to_string(cli.npes) + ": " + target->name + " runs 1 to " +
                       std::to_string(target->max_pes) + " PEs");
+    if (target->run) {
+        refuse_emulator_options(cli, *target);
+    } else if (!cli.backend.empty()) {
+        throw Failure(std::string("--backend is an option of the Epiphany targets; ") + target->name +
+                      " has one backend, its emulator");
+    }
+    std::vector<std::string> argv{cli.program};
+    argv.insert(argv.end(), cli.program_args.begin(), cli.program_args.end());
+    const double timeout = timeout_seconds(cli, std::getenv("OSHRUN_TIMEOUT"));
+
+    if (target->run) {
+        const Image img = load_image(cli.program, *target);
+        RunRequest req;
+        req.npes = cli.npes;
+        req.argv = argv;
+        req.timeout = timeout;
+        req.dry_run = cli.dry_run;
+        req.verbose = cli.verbose;
+        req.backend = cli.backend;
+        req.emulator = cli.emulator;
+        return target->run(*target, img, req);
+    }
+
     PlaceRequest req;
     req.npes = cli.npes;
     req.symmetric_size = symmetric_size(cli, std::getenv("SHMEM_SYMMETRIC_SIZE"));
     req.partition_size = cli.partition_size.value_or(0);
     if (cli.partition_size && *cli.partition_size == 0) throw Failure("--partition-size must not be 0");
-    req.argv.push_back(cli.program);
-    req.argv.insert(req.argv.end(), cli.program_args.begin(), cli.program_args.end());
-    const double timeout = timeout_seconds(cli, std::getenv("OSHRUN_TIMEOUT"));
+    req.argv = argv;
 
     const Image img = load_image(cli.program, *target);
     const Layout lay = target->place(*target, img, req);
-    EmulatorOptions emu{cli.qemu.empty() ? target->emulator : cli.qemu, cli.icount, cli.extra_qemu_args};
+    EmulatorOptions emu{cli.emulator.empty() ? target->emulator : cli.emulator, cli.icount, cli.extra_qemu_args};
 
     if (cli.dry_run) {
         print_placement(*target, img, lay);
         std::printf("%s\n", shell_join(target->command(lay, emu, TempDir::pattern())).c_str());
         return 0;
     }
-    if (cli.qemu.empty()) {
+    if (cli.emulator.empty()) {
         emu.emulator = find_on_path(target->emulator);
         if (emu.emulator.empty())
             throw Failure(std::string(target->emulator) + " not found on PATH; install it (Debian: qemu-system-misc) "
-                          "or name it with --qemu PATH", 127);
+                          "or name it with --emulator PATH", 127);
     }
     const TempDir dir;
     target->write_files(lay, img, dir.path());

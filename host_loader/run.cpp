@@ -21,23 +21,23 @@ namespace {
 
 volatile sig_atomic_t g_received = 0;
 void on_signal(int sig) { g_received = sig; }
-
-struct SignalCatcher {
-    static constexpr int kSignals[3] = {SIGINT, SIGTERM, SIGHUP};
-    struct sigaction old[3];
-    SignalCatcher() {
-        struct sigaction sa {};
-        sa.sa_handler = on_signal;
-        sigemptyset(&sa.sa_mask);
-        g_received = 0;
-        for (int i = 0; i < 3; ++i) sigaction(kSignals[i], &sa, &old[i]);
-    }
-    ~SignalCatcher() {
-        for (int i = 0; i < 3; ++i) sigaction(kSignals[i], &old[i], nullptr);
-    }
-};
+constexpr int kCaught[3] = {SIGINT, SIGTERM, SIGHUP};
 
 }  // namespace
+
+SignalCatcher::SignalCatcher() {
+    struct sigaction sa {};
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    g_received = 0;
+    for (int i = 0; i < 3; ++i) sigaction(kCaught[i], &sa, &old_[i]);
+}
+
+SignalCatcher::~SignalCatcher() {
+    for (int i = 0; i < 3; ++i) sigaction(kCaught[i], &old_[i], nullptr);
+}
+
+int SignalCatcher::received() { return g_received; }
 
 RunResult run_child(const std::vector<std::string>& argv, double timeout_seconds) {
     std::vector<char*> cargv;
@@ -81,8 +81,8 @@ RunResult run_child(const std::vector<std::string>& argv, double timeout_seconds
         if (w < 0 && errno != EINTR) throw Failure(std::string("waitpid: ") + std::strerror(errno), 1);
         // Either way the child gets 2 s to end after the first signal, then SIGKILL.
         const auto now = clock::now();
-        if (g_received && !r.interrupted) {
-            r.interrupted = g_received;
+        if (SignalCatcher::received() && !r.interrupted) {
+            r.interrupted = SignalCatcher::received();
             kill(pid, r.interrupted);
             if (!r.timed_out) kill_at = now + std::chrono::seconds(2);
         }

@@ -1,6 +1,8 @@
 // Running the emulator: a child process that inherits stdin/stdout/stderr, with an optional time limit.
 #pragma once
 
+#include <signal.h>
+
 #include <string>
 #include <vector>
 
@@ -11,6 +13,20 @@ struct RunResult {
     int term_signal = 0;   // the signal that killed it, if one did
     bool timed_out = false;
     int interrupted = 0;   // SIGINT/SIGTERM/SIGHUP oshrun received (and passed on) while waiting
+};
+
+// While one lives, SIGINT, SIGTERM and SIGHUP no longer end oshrun: received() says which came last (0: none),
+// so that the caller can stop what it runs (the emulator, the cores) and clean up before it ends.
+class SignalCatcher {
+public:
+    SignalCatcher();
+    ~SignalCatcher();
+    SignalCatcher(const SignalCatcher&) = delete;
+    SignalCatcher& operator=(const SignalCatcher&) = delete;
+    static int received();
+
+private:
+    struct ::sigaction old_[3];  // the handlers to restore, one per caught signal
 };
 
 // Runs argv (argv[0] looked up on PATH unless it has a '/'). timeout_seconds <= 0: no limit. On expiry the child

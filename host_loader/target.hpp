@@ -1,6 +1,9 @@
-// The targets oshrun can run on. Each is a description (what its images must look like, its limits) plus the
-// backend functions that place an image on it and build the emulator's command line. virt-rv64 is the only one
-// today; another (e.g. Epiphany) is one more table entry with its own placement and command functions.
+// The targets oshrun can run on. Each is a description (what its images must look like, its limits) plus its
+// backend, of one of two kinds:
+//   - an emulator process (virt-rv64): place, write_files and command give the files and the command line of one
+//     emulator run that does everything; main runs it and passes its exit status on;
+//   - a loader that drives the cores itself (the Epiphany targets): run does the whole run (placement, loading,
+//     starting the cores, console, exit status) and returns oshrun's exit status.
 #pragma once
 
 #include <cstdint>
@@ -41,22 +44,44 @@ struct EmulatorOptions {
     std::vector<std::string> extra;   // passed through verbatim
 };
 
+// What a run hook is given: the command line, digested.
+struct RunRequest {
+    unsigned npes = 1;
+    std::vector<std::string> argv;   // argv[0] is the program path as given, then the program's arguments
+    double timeout = 0;              // seconds; <= 0: no limit
+    bool dry_run = false, verbose = false;
+    std::string backend;             // --backend, "" = the target's default
+    std::string emulator;            // --emulator, "" = the backend's default simulator from PATH
+};
+
+// An Epiphany chip: a rows x cols mesh of cores whose first (north-west) core is at first_row, first_col.
+struct Chip {
+    unsigned rows, cols, first_row, first_col;
+};
+
 struct Target {
     const char* name;
     const char* summary;
     // What an image must be.
     unsigned elf_machine;
     unsigned char elf_class, elf_data;
+    uint16_t elf_type;                 // ET_DYN (virt: self-relocating) or ET_EXEC (Epiphany: linked at 0)
     uint64_t link_address;             // the lowest PT_LOAD address an image must have
     uint64_t image_offset;             // where the image goes inside a partition
     uint64_t default_stack_size;       // when the image has no __stack_size symbol
     uint64_t max_partition;
     unsigned max_pes;
     const char* emulator;              // default emulator binary, looked up on PATH
-    // Backend.
+    // The target's rules on where an image's bytes may lie, after load_image's common checks; throws Failure.
+    // It also derives what the backend needs from the segments (virt: the flat image).
+    void (*check_image)(const Target&, Image&);
+    // Backend of the emulator-process kind (nullptr otherwise).
     Layout (*place)(const Target&, const Image&, const PlaceRequest&);
     void (*write_files)(const Layout&, const Image&, const std::string& dir);
     std::vector<std::string> (*command)(const Layout&, const EmulatorOptions&, const std::string& dir);
+    // Backend of the self-driven kind (nullptr otherwise): returns oshrun's exit status.
+    int (*run)(const Target&, const Image&, const RunRequest&);
+    Chip chip;                         // Epiphany targets only
 };
 
 const std::vector<Target>& targets();

@@ -14,14 +14,32 @@ void put(std::vector<uint8_t>& out, size_t offset, const T& value) {
 
 size_t align16(size_t v) { return (v + 15) & ~size_t(15); }
 
-}  // namespace
+struct Elf32Types {
+    using Ehdr = Elf32_Ehdr;
+    using Phdr = Elf32_Phdr;
+    using Shdr = Elf32_Shdr;
+    using Sym = Elf32_Sym;
+};
+struct Elf64Types {
+    using Ehdr = Elf64_Ehdr;
+    using Phdr = Elf64_Phdr;
+    using Shdr = Elf64_Shdr;
+    using Sym = Elf64_Sym;
+};
 
-std::vector<uint8_t> TestElf::bytes() const {
-    std::vector<uint8_t> out(sizeof(Elf64_Ehdr) + segments.size() * sizeof(Elf64_Phdr));
+template <class E>
+std::vector<uint8_t> build(const TestElf& elf) {
+    using Ehdr = typename E::Ehdr;
+    using Phdr = typename E::Phdr;
+    using Shdr = typename E::Shdr;
+    using Sym = typename E::Sym;
+    const auto& segments = elf.segments;
+    std::vector<uint8_t> out(sizeof(Ehdr) + segments.size() * sizeof(Phdr));
+    std::vector<size_t> file_offset;  // of each segment's data
     size_t offset = align16(out.size());
     for (size_t i = 0; i < segments.size(); ++i) {
         const TestSegment& s = segments[i];
-        Elf64_Phdr ph{};
+        Phdr ph{};
         ph.p_type = s.type;
         ph.p_flags = s.flags;
         ph.p_offset = offset;
@@ -29,62 +47,92 @@ std::vector<uint8_t> TestElf::bytes() const {
         ph.p_filesz = s.data.size();
         ph.p_memsz = s.memsz ? s.memsz : s.data.size();
         ph.p_align = 16;
-        put(out, sizeof(Elf64_Ehdr) + i * sizeof(Elf64_Phdr), ph);
+        put(out, sizeof(Ehdr) + i * sizeof(Phdr), ph);
+        file_offset.push_back(offset);
         out.resize(offset + s.data.size());
         std::memcpy(out.data() + offset, s.data.data(), s.data.size());
         offset = align16(out.size());
     }
 
-    Elf64_Ehdr eh{};
+    Ehdr eh{};
     std::memcpy(eh.e_ident, ELFMAG, SELFMAG);
-    eh.e_ident[EI_CLASS] = elf_class;
-    eh.e_ident[EI_DATA] = encoding;
+    eh.e_ident[EI_CLASS] = elf.elf_class;
+    eh.e_ident[EI_DATA] = elf.encoding;
     eh.e_ident[EI_VERSION] = EV_CURRENT;
-    eh.e_type = type;
-    eh.e_machine = machine;
+    eh.e_type = elf.type;
+    eh.e_machine = elf.machine;
     eh.e_version = EV_CURRENT;
-    eh.e_entry = entry;
-    eh.e_phoff = segments.empty() ? 0 : sizeof(Elf64_Ehdr);
-    eh.e_ehsize = sizeof(Elf64_Ehdr);
-    eh.e_phentsize = sizeof(Elf64_Phdr);
+    eh.e_entry = elf.entry;
+    eh.e_phoff = segments.empty() ? 0 : sizeof(Ehdr);
+    eh.e_ehsize = sizeof(Ehdr);
+    eh.e_phentsize = sizeof(Phdr);
     eh.e_phnum = uint16_t(segments.size());
-    eh.e_shentsize = sizeof(Elf64_Shdr);
+    eh.e_shentsize = sizeof(Shdr);
 
-    if (section_headers) {
-        // [0] null, [1] .symtab, [2] .strtab, [3] .shstrtab
+    if (elf.section_headers) {
+        // [0] null, [1..n] the test's sections, then .symtab, .strtab, .shstrtab
+        const size_t n = elf.sections.size(), symtab = n + 1, strtab_index = n + 2, shstrtab_index = n + 3;
+        std::string shstrtab(1, '\0');
+        const auto name = [&](const std::string& s) {
+            const size_t at = shstrtab.size();
+            shstrtab += s;
+            shstrtab += '\0';
+            return uint32_t(at);
+        };
+        std::vector<Shdr> sh(n + 4);
+        for (size_t i = 0; i < n; ++i) {
+            const TestSection& s = elf.sections[i];
+            Shdr& h = sh[i + 1];
+            h.sh_name = name(s.name);
+            h.sh_type = s.type;
+            h.sh_flags = s.flags;
+            h.sh_addr = s.addr;
+            h.sh_size = s.size;
+            h.sh_addralign = 4;
+            for (size_t k = 0; k < segments.size(); ++k) {
+                const TestSegment& seg = segments[k];
+                if (s.type != SHT_NOBITS && s.addr >= seg.vaddr && s.addr + s.size <= seg.vaddr + seg.data.size())
+                    h.sh_offset = file_offset[k] + (s.addr - seg.vaddr);
+            }
+        }
         const std::string strtab = std::string("\0__stack_size\0", 14);
-        const std::string shstrtab = std::string("\0.symtab\0.strtab\0.shstrtab\0", 27);
-        std::vector<Elf64_Sym> syms(1);
-        if (stack_size) {
-            Elf64_Sym sym{};
+        std::vector<Sym> syms(1);
+        if (elf.stack_size) {
+            Sym sym{};
             sym.st_name = 1;
-            sym.st_info = ELF64_ST_INFO(STB_GLOBAL, STT_NOTYPE);
+            sym.st_info = ELF64_ST_INFO(STB_GLOBAL, STT_NOTYPE);  // the same bits in both classes
             sym.st_shndx = SHN_ABS;
-            sym.st_value = *stack_size;
+            sym.st_value = *elf.stack_size;
             syms.push_back(sym);
         }
-        Elf64_Shdr sh[4]{};
         offset = align16(out.size());
-        sh[1].sh_name = 1, sh[1].sh_type = SHT_SYMTAB, sh[1].sh_offset = offset, sh[1].sh_link = 2;
-        sh[1].sh_size = syms.size() * sizeof(Elf64_Sym), sh[1].sh_entsize = sizeof(Elf64_Sym), sh[1].sh_info = 1;
-        sh[1].sh_addralign = 8;
-        for (size_t i = 0; i < syms.size(); ++i) put(out, offset + i * sizeof(Elf64_Sym), syms[i]);
+        Shdr& st = sh[symtab];
+        st.sh_name = name(".symtab"), st.sh_type = SHT_SYMTAB, st.sh_offset = offset, st.sh_link = strtab_index;
+        st.sh_size = syms.size() * sizeof(Sym), st.sh_entsize = sizeof(Sym), st.sh_info = 1, st.sh_addralign = 8;
+        for (size_t i = 0; i < syms.size(); ++i) put(out, offset + i * sizeof(Sym), syms[i]);
         offset = out.size();
-        sh[2].sh_name = 9, sh[2].sh_type = SHT_STRTAB, sh[2].sh_offset = offset, sh[2].sh_size = strtab.size();
-        sh[2].sh_addralign = 1;
+        Shdr& str = sh[strtab_index];
+        str.sh_name = name(".strtab"), str.sh_type = SHT_STRTAB, str.sh_offset = offset, str.sh_size = strtab.size();
+        str.sh_addralign = 1;
         out.insert(out.end(), strtab.begin(), strtab.end());
-        offset = out.size();
-        sh[3].sh_name = 17, sh[3].sh_type = SHT_STRTAB, sh[3].sh_offset = offset, sh[3].sh_size = shstrtab.size();
-        sh[3].sh_addralign = 1;
+        Shdr& shstr = sh[shstrtab_index];
+        shstr.sh_name = name(".shstrtab"), shstr.sh_type = SHT_STRTAB, shstr.sh_addralign = 1;
+        shstr.sh_offset = out.size(), shstr.sh_size = shstrtab.size();
         out.insert(out.end(), shstrtab.begin(), shstrtab.end());
         offset = align16(out.size());
         eh.e_shoff = offset;
-        eh.e_shnum = 4;
-        eh.e_shstrndx = 3;
-        for (int i = 0; i < 4; ++i) put(out, offset + i * sizeof(Elf64_Shdr), sh[i]);
+        eh.e_shnum = uint16_t(sh.size());
+        eh.e_shstrndx = uint16_t(shstrtab_index);
+        for (size_t i = 0; i < sh.size(); ++i) put(out, offset + i * sizeof(Shdr), sh[i]);
     }
     put(out, 0, eh);
     return out;
+}
+
+}  // namespace
+
+std::vector<uint8_t> TestElf::bytes() const {
+    return elf_class == ELFCLASS32 ? build<Elf32Types>(*this) : build<Elf64Types>(*this);
 }
 
 TestElf valid_elf(uint64_t base) {
@@ -101,6 +149,30 @@ TestElf valid_elf(uint64_t base) {
     data.flags = PF_R | PF_W;
     e.segments = {code, data};
     e.stack_size = 0x4000;
+    return e;
+}
+
+TestElf epiphany_elf() {
+    TestElf e;
+    e.elf_class = ELFCLASS32;
+    e.type = ET_EXEC;
+    e.machine = 0x1223;  // EM_ADAPTEVA_EPIPHANY
+    e.entry = 0;
+    TestSegment local;
+    local.vaddr = 0;
+    local.data.assign(0x310, 0);
+    for (size_t i = 0; i < 0x28; ++i) local.data[i] = uint8_t(0xe0 + i);           // vector table
+    for (size_t i = 0x100; i < 0x300; ++i) local.data[i] = uint8_t(i);             // code
+    for (size_t i = 0x300; i < 0x310; ++i) local.data[i] = uint8_t(0xd0 + i - 0x300);  // data
+    local.memsz = 0x1000;
+    local.flags = PF_R | PF_W | PF_X;
+    e.segments = {local};
+    e.sections = {{".ivt", 0, 0x28, SHT_PROGBITS, SHF_ALLOC | SHF_EXECINSTR},
+                  {".text", 0x100, 0x200, SHT_PROGBITS, SHF_ALLOC | SHF_EXECINSTR},
+                  {".data", 0x300, 0x10, SHT_PROGBITS, SHF_ALLOC | SHF_WRITE},
+                  {".bss", 0x310, 0xcf0, SHT_NOBITS, SHF_ALLOC | SHF_WRITE},
+                  {".comment", 0, 0x20, SHT_PROGBITS, 0}};
+    e.stack_size = 0x400;
     return e;
 }
 

@@ -64,8 +64,10 @@ TEST(Cli, Options) {
     EXPECT_EQ(cli.partition_size.value(), 256 * MiB);
     EXPECT_DOUBLE_EQ(cli.timeout.value(), 1.5);
     EXPECT_TRUE(cli.icount && cli.dry_run && cli.verbose);
-    EXPECT_EQ(cli.qemu, "/x/qemu");
+    EXPECT_EQ(cli.emulator, "/x/qemu");
     EXPECT_EQ(cli.extra_qemu_args, (std::vector<std::string>{"-s", "-S"}));
+    EXPECT_EQ(parse_cli({"--emulator", "/y/sim", "p.elf"}).emulator, "/y/sim");
+    EXPECT_EQ(parse_cli({"--backend=esim", "p.elf"}).backend, "esim");
     EXPECT_TRUE(parse_cli({"-h"}).help);
     EXPECT_TRUE(parse_cli({"--help"}).help);
 }
@@ -95,7 +97,22 @@ TEST(Targets, Table) {
     ASSERT_NE(find_target("virt-rv64"), nullptr);
     EXPECT_EQ(find_target("virt-rv64")->max_pes, 512u);
     EXPECT_EQ(find_target("epiphany"), nullptr);
-    EXPECT_EQ(target_names(), "virt-rv64");
+    EXPECT_EQ(target_names(), "virt-rv64, epiphany-e16, epiphany-e64");
+    // Two kinds of backend: an emulator process (virt) or a run hook that drives the cores (Epiphany).
+    const Target& virt = *find_target("virt-rv64");
+    EXPECT_TRUE(virt.place && virt.write_files && virt.command && !virt.run);
+    for (const char* name : {"epiphany-e16", "epiphany-e64"}) {
+        const Target& ep = *find_target(name);
+        EXPECT_TRUE(ep.run && !ep.place && !ep.write_files && !ep.command) << name;
+        EXPECT_EQ(ep.elf_machine, 0x1223u);
+        EXPECT_EQ(ep.elf_class, ELFCLASS32);
+        EXPECT_EQ(ep.elf_type, ET_EXEC);
+        EXPECT_EQ(ep.chip.first_row << 6 | ep.chip.first_col, 0x808u);
+    }
+    EXPECT_EQ(find_target("epiphany-e16")->max_pes, 16u);
+    EXPECT_EQ(find_target("epiphany-e16")->chip.cols, 4u);
+    EXPECT_EQ(find_target("epiphany-e64")->max_pes, 64u);
+    EXPECT_EQ(find_target("epiphany-e64")->chip.rows, 8u);
 }
 
 TEST(Run, ExitStatusAndSignal) {

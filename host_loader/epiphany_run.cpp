@@ -1,0 +1,46 @@
+// Target::run of the Epiphany targets: plan, pick the backend, run the loop.
+#include <cstdio>
+#include <iostream>
+
+#include "common.hpp"
+#include "epiphany.hpp"
+#include "esim.hpp"
+#include "mesh.hpp"
+#include "parallella.hpp"
+#include "run.hpp"
+
+namespace oshrun {
+
+int run_epiphany(const Target& t, const Image& img, const RunRequest& req) {
+    const EpPlan plan = plan_epiphany(t, img, req.npes, req.argv);
+    // The board's chip where there is one, else the simulator.
+    const bool chosen = !req.backend.empty();
+    const std::string backend = chosen ? req.backend : parallella_present() ? "parallella" : "esim";
+    if (backend != "parallella" && backend != "esim")
+        throw Failure("--backend " + backend + ": unknown; " + t.name +
+                      " runs on 'parallella' (the board's chip) or 'esim' (the Epiphany simulator)");
+    if (backend == "parallella" && !req.emulator.empty())
+        throw Failure("--emulator names the simulator of the esim backend; the parallella backend runs the chip");
+
+    if (req.dry_run) {
+        std::fputs(format_plan(t, plan, img).c_str(), stdout);
+        const std::string why = chosen                   ? ""
+                                : backend == "parallella" ? std::string(" (default: ") + kParallellaDevice + " exists)"
+                                                          : std::string(" (default: no ") + kParallellaDevice + ")";
+        std::printf("backend: %s%s\n", backend.c_str(), why.c_str());
+        return 0;
+    }
+    if (req.verbose) std::fprintf(stderr, "oshrun: backend %s\n%s", backend.c_str(), format_plan(t, plan, img).c_str());
+    const std::unique_ptr<Mesh> mesh =
+        backend == "parallella" ? open_parallella(t) : open_esim(t, plan, req.emulator, req.verbose);
+
+    // A signal stops the cores rather than oshrun alone: on a board they would run on without it.
+    const SignalCatcher signals;
+    MeshRunOptions opt;
+    opt.timeout = req.timeout;
+    opt.program = req.argv.empty() ? img.path : req.argv[0];
+    opt.interrupted = [] { return SignalCatcher::received(); };
+    return run_mesh(*mesh, plan, opt);
+}
+
+}  // namespace oshrun
