@@ -17,10 +17,9 @@ uint32_t *lock_for(volatile void *p)
 {
     using shmem::port::geometry;
     const uintptr_t a = reinterpret_cast<uintptr_t>(p);
-    uintptr_t owner = a & ~uintptr_t(0xfffff);
-    // This core's local addresses, and external DRAM (which has no TESTSET owner core): a core's locks.
-    if (owner == 0) owner = geometry.global[geometry.pe];
-    else if (owner >= 0x8e000000 && owner < 0x90000000) owner = geometry.global[0];
+    uintptr_t owner = shmem::port::global_address(a) & ~uintptr_t(0xfffff);
+    // External DRAM has no TESTSET owner core: its words are guarded by PE 0's locks.
+    if (owner >= 0x8e000000 && owner < 0x90000000) owner = geometry.global[0];
     return reinterpret_cast<uint32_t *>(owner | reinterpret_cast<uintptr_t>(&locks[(a >> 3) & 3]));
 }
 

@@ -111,10 +111,8 @@ void wait_dma(unsigned channels)
 
 void dma_copy(unsigned ch, void *dst, const void *src, size_t n)
 {
-    uintptr_t d = reinterpret_cast<uintptr_t>(dst), s = reinterpret_cast<uintptr_t>(src);
-    // DMA needs global addresses for this core's own memory too.
-    if ((d >> 20) == 0) d |= geometry.global[geometry.pe];
-    if ((s >> 20) == 0) s |= geometry.global[geometry.pe];
+    uintptr_t d = global_address(reinterpret_cast<uintptr_t>(dst));
+    uintptr_t s = global_address(reinterpret_cast<uintptr_t>(src));
     const uintptr_t mix = d | s | n;
     const unsigned log2 = (mix & 7) == 0 ? 3 : (mix & 3) == 0 ? 2 : (mix & 1) == 0 ? 1 : 0;
     size_t elems = n >> log2;

@@ -65,6 +65,10 @@ inline T *remote_ptr(T *local, int pe)
     return reinterpret_cast<T *>((reinterpret_cast<uintptr_t>(local) & 0xfffff) | geometry.global[pe]);
 }
 
+// The global form of an address: this core's local addresses get its own global base; global addresses (other
+// cores, external DRAM) are returned as they are. TESTSET and DMA need global addresses.
+inline uintptr_t global_address(uintptr_t a) { return (a >> 20) == 0 ? a | geometry.global[geometry.pe] : a; }
+
 inline bool in_partition(const void *p, size_t n)
 {
     const uintptr_t a = reinterpret_cast<uintptr_t>(p);
@@ -73,7 +77,7 @@ inline bool in_partition(const void *p, size_t n)
 
 // The hand-written copies (copy.S, copy.cpp): the hardware-loop double-word body for aligned data, smaller
 // steps for the rest. Remote stores are posted (a put costs what the local loads cost); remote loads are round
-// trips, so get is several times slower per byte (see SHMEM_USE_IPI_GET).
+// trips, so get is several times slower per byte.
 extern "C" void shmem_port_copy(void *dst, const void *src, size_t n);
 void get_bytes(void *dst, const void *src_remote, size_t n);
 inline void put_bytes(void *dst_remote, const void *src, size_t n) { shmem_port_copy(dst_remote, src, n); }
@@ -94,8 +98,7 @@ inline void quiet()
 inline bool test_and_set(uint32_t *remote_word)
 {
     uint32_t v = 1;
-    uint32_t *w = remote_ptr(remote_word, geometry.pe);
-    if ((reinterpret_cast<uintptr_t>(remote_word) & ~uintptr_t(0xfffff)) != 0) w = remote_word;
+    auto *w = reinterpret_cast<uint32_t *>(global_address(reinterpret_cast<uintptr_t>(remote_word)));
     __asm__ volatile("testset %0, [%1, %2]" : "+r"(v) : "r"(w), "r"(0) : "memory");
     return v != 0;
 }
