@@ -10,6 +10,7 @@
 #include <csignal>
 #include <cstring>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <sstream>
 #include <unordered_map>
@@ -824,14 +825,25 @@ TEST_F(EpOshrun, SimulatorMissing) {
     EXPECT_HAS(err, "--emulator /nonexistent/sim: not found or not executable");
 }
 
-TEST_F(EpOshrun, EsimNotYetWritten) {
-    // A stand-in simulator on PATH gets past the search; the backend itself is still a stub.
+TEST_F(EpOshrun, EsimSimulatorThatEndsEarlyEndsTheRunWithItsOutput) {
+    // A stand-in simulator: records how it was started and the ELF it was given, prints, and exits at once.
     const std::string bin = dir.path() + "/bin";
     mkdir(bin.c_str(), 0755);
-    write_file(bin, "epiphany-elf-run", {'#', '!', '/', 'b', 'i', 'n', '/', 's', 'h', '\n'});
+    const std::string script = "#!/bin/sh\necho \"$@\" > " + dir.path() + "/args\nfor a; do last=$a; done\ncp \"$last\" " +
+                               dir.path() + "/core.elf\necho boom\nexit 3\n";
+    write_file(bin, "epiphany-elf-run", std::vector<uint8_t>(script.begin(), script.end()));
     chmod((bin + "/epiphany-elf-run").c_str(), 0755);
-    EXPECT_EQ(oshrun("--target epiphany-e16 --backend esim " + image, "PATH=" + bin + ":/usr/bin:/bin"), 127);
-    EXPECT_HAS(err, "esim backend not yet written");
+    EXPECT_EQ(oshrun("--target epiphany-e16 --backend esim " + image, "PATH=" + bin + ":/usr/bin:/bin"), 1);
+    EXPECT_HAS(err, "oshrun: esim: the simulator of core 0x808 (PE 0) exited with status 3 before the run ended; "
+                    "it printed:\nboom");
+    std::ifstream args(dir.path() + "/args");
+    std::string line;
+    std::getline(args, line);
+    EXPECT_HAS(line, "--e-coreid 0x808 --e-rows 1 --e-cols 1 --e-first-core 0x808 --e-core-mem 32K --environment virtual");
+    std::ifstream elf(dir.path() + "/core.elf", std::ios::binary);
+    const std::string bytes((std::istreambuf_iterator<char>(elf)), std::istreambuf_iterator<char>());
+    EXPECT_EQ(bytes.rfind("\x7f" "ELF", 0), 0u);
+    EXPECT_HAS(bytes, "EPBB");  // the boot block travels in the core's ELF
 }
 
 }  // namespace
