@@ -8,7 +8,7 @@
 
 /* The handlers are global symbols: with binutils 2.40 a 24-bit branch to a local label in another section
  * (a relocation against the section symbol plus an offset) landed at the section's start plus a wrong offset. */
-    .global _shmem_reset, _shmem_sw_exception, _shmem_mem_fault, _shmem_isr_return, _shmem_wand_isr
+    .global _shmem_reset, _shmem_sw_exception, _shmem_mem_fault, _shmem_isr_return, _shmem_wand_isr, _shmem_timer1_isr
 
     .section .shmem_ivt, "ax"
     .global _shmem_ivt
@@ -17,8 +17,8 @@ _shmem_ivt:
     b.l _shmem_sw_exception   /* 1 software exception */
     b.l _shmem_mem_fault      /* 2 memory fault */
     b.l _shmem_isr_return     /* 3 timer 0 (the cycle counter: never armed to interrupt) */
-    b.l _shmem_isr_return     /* 4 timer 1: the sleep backstop */
-    b.l _shmem_isr_return     /* 5 message */
+    b.l _shmem_timer1_isr     /* 4 timer 1: the sleep backstop */
+    b.l _shmem_message_isr    /* 5 message: an IPI get request (port.cpp, SHMEM_USE_IPI_GET) */
     b.l _shmem_isr_return     /* 6 DMA 0 */
     b.l _shmem_isr_return     /* 7 DMA 1 */
     b.l _shmem_wand_isr       /* 8 WAND: the barrier is complete */
@@ -52,6 +52,24 @@ _start:
 
 /* Nothing to do but end IDLE. */
 _shmem_isr_return:
+    rti
+
+/* Without SHMEM_USE_IPI_GET nothing sends MESSAGE (and it stays masked). */
+    .weak _shmem_message_isr
+    .set _shmem_message_isr, _shmem_isr_return
+
+/* The sleep backstop expired. A timer that has counted down to 0 stays there and (in esim, every cycle) raises
+ * its interrupt again: push it far away, out of the way until the next wait arms it (port::wait_until). */
+_shmem_timer1_isr:
+    str r0, [sp, #-2]
+    str r1, [sp, #-3]
+    mov r0, %low(0xf043c)      /* CTIMER1 */
+    movt r0, %high(0xf043c)
+    mov r1, #0xffff
+    movt r1, #0xffff
+    str r1, [r0]
+    ldr r1, [sp, #-3]
+    ldr r0, [sp, #-2]
     rti
 
 /* WAND completed on every core: set the flag hw_barrier sleeps on. Only mov/str/ldr: no flags change. The

@@ -135,7 +135,65 @@ void dma_copy(unsigned ch, void *dst, const void *src, size_t n)
     }
 }
 
-// Get: remote loads are round trips, so the same loop moves bytes several times slower than put does.
-void get_bytes(void *dst, const void *src_remote, size_t n) { shmem_port_copy(dst, src_remote, n); }
+// ---- get ---------------------------------------------------------------------------------------------------
+//
+// Remote loads are round trips, so the copy loop moves bytes several times slower from another core than to
+// it. With SHMEM_USE_IPI_GET, a get of at least SHMEM_IPI_GET_MIN bytes from another core into this core's
+// memory asks the owner to put the data instead: the requester fills its slot in the owner's ipi_requests
+// (length last), latches the owner's MESSAGE interrupt and sleeps; the owner's handler puts the bytes, frees
+// the slot, then sets the requester's done word and wakes it. Data and done word go to the same core, so they
+// arrive in order. One slot per requesting PE: a PE has at most one get in flight.
+
+#if SHMEM_USE_IPI_GET
+namespace {
+struct IpiGet {
+    uint32_t src;   // owner-local
+    uint32_t dst;   // global, in the requester's memory
+    uint32_t done;  // global address of the requester's ipi_done
+    uint32_t n;     // 0: free
+};
+IpiGet ipi_requests[max_pes];  // on the owner: the slot of every requesting PE
+uint32_t ipi_done;             // on the requester: set by the owner when the data is in
+}  // namespace
+
+// IVT entry 5 (crt/epiphany/start.S). GCC's interrupt attribute saves what the call clobbers and re-enables
+// interrupts while it runs (a WAND or a wake-up may come in); the copy loop keeps its own interrupts off.
+extern "C" __attribute__((interrupt)) void shmem_message_isr()
+{
+    for (int pe = 0; pe < geometry.npes; ++pe) {
+        volatile IpiGet &r = ipi_requests[pe];
+        const uint32_t n = r.n;
+        if (n == 0) continue;
+        const uint32_t dst = r.dst, done = r.done;
+        shmem_port_copy(reinterpret_cast<void *>(dst), reinterpret_cast<const void *>(uintptr_t(r.src)), n);
+        r.n = 0;
+        *reinterpret_cast<volatile uint32_t *>(done) = 1;
+        reg::at((done & 0xfff00000u) | reg::ilatst) = 1u << irq::user;
+    }
+}
+#endif
+
+void get_bytes(void *dst, const void *src_remote, size_t n)
+{
+#if SHMEM_USE_IPI_GET
+    const uintptr_t s = reinterpret_cast<uintptr_t>(src_remote), d = reinterpret_cast<uintptr_t>(dst);
+    const uintptr_t owner = s & 0xfff00000u, mine = geometry.global[geometry.pe];
+    // The library's source is always a PE's core (remote_ptr); the destination must be this core's memory
+    // (for the done word to arrive after the data).
+    if (n >= SHMEM_IPI_GET_MIN && owner != 0 && owner != mine && ((d & 0xfff00000u) == 0 || (d & 0xfff00000u) == mine)) {
+        volatile uint32_t *done = &ipi_done;
+        *done = 0;
+        volatile IpiGet &slot = *reinterpret_cast<volatile IpiGet *>(owner | reinterpret_cast<uintptr_t>(&ipi_requests[geometry.pe]));
+        slot.src = s & 0xfffffu;
+        slot.dst = global_address(d);
+        slot.done = global_address(reinterpret_cast<uintptr_t>(&ipi_done));
+        slot.n = uint32_t(n);  // last: the owner serves a slot whose length is set
+        reg::at(owner | reg::ilatst) = 1u << irq::message;
+        wait_until([done] { return *done != 0; });
+        return;
+    }
+#endif
+    shmem_port_copy(dst, src_remote, n);
+}
 
 }  // namespace shmem::port
