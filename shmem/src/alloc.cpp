@@ -9,6 +9,15 @@ using namespace shmem::detail;
 
 namespace {
 
+// The heap is set up before main, in the programs that allocate (the startup code has filled in the port's
+// geometry before any constructor runs), rather than by shmem_init in every program. OpenSHMEM has no
+// shmem_init after shmem_finalize, so once per run is what it needs.
+[[gnu::constructor(101)]] void init_heap()
+{
+    const auto &g = port::geometry;
+    state.heap.init(g.heap_lo, g.heap_hi);
+}
+
 // With checks on, every PE publishes its arguments and compares them with PE 0's: a collective called with
 // different sizes would give the PEs different heap layouts, and every later put would land in the wrong place.
 uint64_t published_args[2];

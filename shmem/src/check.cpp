@@ -33,7 +33,7 @@ void fail_not_symmetric(const char *routine, const char *arg, const void *addr, 
 {
     Usage u(routine);
     u.m().s(arg).s(" = ").p(addr).s(" (").u(bytes).s(" bytes) is not symmetric; expected an address inside ")
-        .s("static data or the symmetric heap, [").p(__shmem_symmetric_start).s(", ").x(state.heap.brk())
+        .s("static data or the symmetric heap, [").p(__shmem_symmetric_start).s(", ").x(symmetric_end())
         .s(")");
     u.fail();
 }

@@ -1,13 +1,21 @@
 // The collective engine: barrier, broadcast, all-gather (collect/fcollect), all-to-all and reductions over a
 // Group, which is either a team (its scratch slot) or a deprecated active set (the caller's pSync and pWrk).
 //
-// Synchronization is by counting flags in the group's symmetric flag array: signal() adds one to a flag on the
-// target PE and wakes it; wait() sleeps until its own flag is positive and takes one away. A signal is never
-// lost or counted twice however far ahead the sender runs, and every flag is back at zero when a collective
-// returns, which is what OpenSHMEM requires of a pSync (SHMEM_SYNC_VALUE) and what lets a team slot be reused.
-// Data always moves by puts into the receiver's symmetric buffer, followed by a fence, followed by the signal.
-// Every collective but the barrier ends with a barrier of the group, so that no PE can overwrite a buffer that
-// another is still reading for the same collective.
+// Synchronization is by one-shot flags in the group's symmetric flag array: a message puts its data into the
+// receiver's symmetric buffer and then raises a flag there (a release store: 1) and wakes the receiver; wait()
+// sleeps until its own flag is raised and lowers it again (stores 0). Plain loads and stores, no atomic
+// read-modify-write: on a core without atomics (Epiphany: TESTSET only) a signal is one posted store. That is
+// enough because of two invariants (collectives.cpp says why each algorithm keeps them):
+//   - within a collective, a flag of a PE is raised at most once before that PE lowers it;
+//   - a PE writes into another PE's flags, reduction slots or dest only after that PE has finished its
+//     previous collective of the group: every collective starts with a sweep of the binomial tree or a
+//     barrier, and nothing is sent down a tree before its root has heard from every rank.
+// So every flag is back at zero when a PE returns (bar raises of a collective that another PE has already
+// started), which is what OpenSHMEM requires of a pSync (SHMEM_SYNC_VALUE) and what lets a team slot be
+// reused.
+//
+// The engine is out of line (collectives.cpp) and untyped: a program links one copy of each algorithm however
+// many types and operations it uses; a reduction adds only its combine loop.
 #pragma once
 
 #include <string.h>
@@ -16,60 +24,45 @@
 
 namespace shmem::detail {
 
+// Rounds of a logarithmic algorithm over up to port::max_pes PEs: ceil(log2(max_pes)).
+inline constexpr int max_rounds = port::max_pes > 1 ? 32 - __builtin_clz(uint32_t(port::max_pes - 1)) : 1;
+
 // Flag indices in a group's flag array (SHMEM_SYNC_SIZE longs).
-inline constexpr int max_rounds = 10;  // dissemination / doubling rounds for up to 1024 PEs
 enum : int {
-    flag_barrier = 0,                     // .. + max_rounds: dissemination barrier, one counter per round
-    flag_fold = flag_barrier + max_rounds, // reduction: data folded in from a rank beyond the power of two
-    flag_round = flag_fold + 1,           // .. + max_rounds: recursive doubling rounds (reduce, fcollect)
-    flag_result = flag_round + max_rounds,  // reduction: result sent back to a folded rank
-    flag_bcast = flag_result + 1,         // broadcast: data has arrived from the parent
-    flag_ring = flag_bcast + 1,           // ring all-gather: the next block has arrived from the left
-    flag_publish = SHMEM_SYNC_SIZE - 1,   // collect: this PE's element count, published for the others
+    flag_tree = 0,                          // .. + max_rounds: arrivals from the children (the barrier's tree)
+    flag_release = flag_tree + max_rounds,  // down the tree: a barrier's release, broadcast data, a result
+    flag_data = flag_release + 1,           // .. + max_rounds: the all-gather's rounds
+    flag_publish = flag_data + max_rounds,  // collect: this PE's byte count (a value others read, not a flag)
+    flag_count
 };
-static_assert(flag_ring < flag_publish, "flags fit in SHMEM_SYNC_SIZE");
+static_assert(flag_count <= SHMEM_SYNC_SIZE, "the flags fit in a pSync");
 
 struct Group {
     int start, stride, size, rank;  // world PE of rank r: start + r * stride
-    long *flags;                    // SHMEM_SYNC_SIZE symmetric longs
+    long *flags;                    // flag_count symmetric longs
     unsigned char *work;            // symmetric reduction work area
     size_t work_bytes;
-    bool is_world;                  // the whole machine: the port's hardware barrier serves
 
-    int world(int r) const { return start + r * stride; }
+    // start + r * stride by shifts and adds: a multiply is a floating-point-unit mode switch on Epiphany (some
+    // 40 bytes wherever it is written), and ranks are small. Most groups have stride 1.
+    [[gnu::always_inline]] int world(int r) const
+    {
+        if (stride == 1) return start + r;
+        int w = start;
+        for (int s = stride; r != 0; r >>= 1, s <<= 1)
+            if (r & 1) w += s;
+        return w;
+    }
 };
+
+// Can the port's hardware barrier serve a group (every PE of the run, in order)? Only asked where it is used.
+inline bool whole_machine(int start, int stride, int size)
+{
+    return port::has_hw_barrier && SHMEM_BARRIER_WAND && start == 0 && stride == 1 && size == port::n_pes();
+}
 
 // The group of a team (defined in collectives.cpp, where the team scratch lives).
 Group team_group(shmem_team_s *team);
-
-inline void signal(const Group &g, int rank, int flag)
-{
-    const int pe = g.world(rank);
-    __atomic_fetch_add(port::remote_ptr(&g.flags[flag], pe), 1L, __ATOMIC_RELEASE);
-    port::notify(pe);
-}
-
-inline void wait(const Group &g, int flag)
-{
-    long *f = &g.flags[flag];
-    port::wait_until([f] { return __atomic_load_n(f, __ATOMIC_ACQUIRE) > 0; });
-    __atomic_fetch_sub(f, 1L, __ATOMIC_ACQ_REL);
-}
-
-// Dissemination barrier: ceil(log2 n) rounds, in round k rank r signals rank (r + 2^k) mod n.
-inline void group_barrier(const Group &g)
-{
-    if constexpr (port::has_hw_barrier && SHMEM_BARRIER_WAND) {
-        if (g.is_world) {
-            port::hw_barrier();
-            return;
-        }
-    }
-    for (int k = 0, d = 1; d < g.size; ++k, d <<= 1) {
-        signal(g, (g.rank + d) % g.size, flag_barrier + k);
-        wait(g, flag_barrier + k);
-    }
-}
 
 // A local copy with the port's copy loop (picolibc's memmove goes byte by byte); memmove only for overlap.
 inline void copy_local(void *dst, const void *src, size_t bytes)
@@ -82,149 +75,65 @@ inline void copy_local(void *dst, const void *src, size_t bytes)
     }
 }
 
-inline void put_to(const Group &g, int rank, void *symmetric_dest, const void *src, size_t bytes)
-{
-    if (bytes != 0) port::put_bytes(port::remote_ptr(symmetric_dest, g.world(rank)), src, bytes);
-}
+// Reductions: the communication is untyped; the type and the operation are in the combine function,
+// acc[i] = op(acc[i], in[i]) over `bytes` bytes of elements.
+using Combine = void (*)(void *acc, const void *in, size_t bytes);
 
-inline int highest_power_of_two_below(int n)  // n >= 2
-{
-    int m = 1;
-    while (m * 2 < n) m *= 2;
-    return m;
-}
+// What a sweep of the binomial tree carries (collectives.cpp). A reduction (combine set): dest, with source
+// copied into it first, goes up combined with the others, and the result comes down into dest; dest and
+// source are the same array or disjoint. A broadcast (no combine): the root's source comes down into dest (the
+// root's dest is not written: the team forms copy it). No bytes: a barrier.
+struct Sweep {
+    void *dest;
+    const void *source;
+    size_t bytes;
+    int elem_shift;    // a reduction's elements are 1 << elem_shift bytes
+    Combine combine;
+};
+void sweep(const Group &g, int root, const Sweep &s);
 
-// Binomial-tree broadcast from `root`, farthest subtree first: relative rank v receives from v - lowbit(v) and
-// sends to v + m for every power of two m < lowbit(v) (every m < n for the root), largest m first, so the data
-// that has the longest way to go leaves first. ceil(log2 n) steps of latency.
-// copy_to_root: 1.5 team broadcasts also fill dest on the root; the deprecated active-set ones do not.
-inline void broadcast(const Group &g, void *dest, const void *source, size_t bytes, int root, bool copy_to_root)
+// The algorithms (collectives.cpp).
+void tree_barrier(const Group &g);  // a sweep rooted at rank 0 with nothing to carry
+inline void group_barrier(const Group &g)
 {
-    const int n = g.size, v = (g.rank - root + n) % n;
-    if (v == 0) {
-        if (copy_to_root) copy_local(dest, source, bytes);
+    if (whole_machine(g.start, g.stride, g.size)) {
+        port::hw_barrier();
     } else {
-        wait(g, flag_bcast);
+        tree_barrier(g);
     }
-    const void *from = v == 0 ? source : dest;
-    const int limit = v == 0 ? n : (v & -v);
-    for (int m = n > 1 ? highest_power_of_two_below(n) : 0; m >= 1; m >>= 1) {
-        if (m >= limit || v + m >= n) continue;
-        const int child = (v + m + root) % n;
-        put_to(g, child, dest, from, bytes);
-        port::fence();
-        signal(g, child, flag_bcast);
-    }
-    group_barrier(g);
 }
-
-// All-gather of blocks: block j (offset off(j), off(j + 1) - off(j) bytes, blocks in rank order) from every
-// rank to every rank's dest. Recursive doubling when n is a power of two (log2 n rounds, each doubling what a
-// rank holds), a ring otherwise (n - 1 steps, each passing one block to the right).
-template <class Offset>
-inline void allgather(const Group &g, unsigned char *dest, const void *source, Offset off)
+inline void broadcast(const Group &g, void *dest, const void *source, size_t bytes, int root)
 {
-    const int n = g.size, r = g.rank;
-    copy_local(dest + off(r), source, off(r + 1) - off(r));
-    if ((n & (n - 1)) == 0) {
-        for (int k = 0, d = 1; d < n; ++k, d <<= 1) {
-            const int partner = r ^ d, base = r & ~(d - 1);
-            put_to(g, partner, dest + off(base), dest + off(base), off(base + d) - off(base));
-            port::fence();
-            signal(g, partner, flag_round + k);
-            wait(g, flag_round + k);
-        }
-    } else {
-        const int right = (r + 1) % n;
-        for (int s = 0; s < n - 1; ++s) {
-            const int b = (r - s + n) % n;
-            put_to(g, right, dest + off(b), dest + off(b), off(b + 1) - off(b));
-            port::fence();
-            signal(g, right, flag_ring);
-            wait(g, flag_ring);
-        }
-    }
-    group_barrier(g);
+    sweep(g, root, Sweep{dest, source, bytes, 0, nullptr});
 }
+// All-gather of blocks in rank order from every rank to every rank's dest; source is this rank's block. Block j
+// is at off[j] .. off[j + 1], or with off == nullptr at j * block .. (j + 1) * block.
+void allgather(const Group &g, unsigned char *dest, const void *source, const size_t *off, size_t block);
+// All-to-all: block j of source goes to block r of dest on rank j; elem/dst/sst describe strided blocks.
+void alltoall(const Group &g, unsigned char *dest, const unsigned char *source, size_t elem, ptrdiff_t dst,
+              ptrdiff_t sst, size_t nelems);
 
-// All-to-all: block j of source goes to block r of dest on rank j, starting with the right neighbour so that
-// the ranks do not all write to the same PE at once. elem/dst/sst describe strided (alltoalls) blocks; for the
-// contiguous form they are (nelems * size, 1, 1) with elem the block size in bytes.
-inline void alltoall(const Group &g, unsigned char *dest, const unsigned char *source, size_t elem, ptrdiff_t dst,
-                     ptrdiff_t sst, size_t nelems)
-{
-    const int n = g.size, r = g.rank;
-    for (int i = 0; i < n; ++i) {
-        const int j = (r + i) % n;
-        unsigned char *to = port::remote_ptr(dest, g.world(j));
-        for (size_t k = 0; k < nelems; ++k) {
-            const size_t d = (size_t(r) * nelems + k) * size_t(dst) * elem;
-            const size_t s = (size_t(j) * nelems + k) * size_t(sst) * elem;
-            port::put_bytes(to + d, source + s, elem);
-        }
-    }
-    port::fence();
-    group_barrier(g);
-}
-
-// Reduction of nreduce elements with `op`, result on every rank, chunked through the work area.
-// Powers of two: recursive doubling (log2 n rounds, each exchanging the partial result with rank r ^ 2^k).
-// Other n: ranks p2..n-1 (p2 the largest power of two <= n) first fold their data into rank r - p2, the first
-// p2 ranks do recursive doubling, and the folded ranks get the result back. Work area layout: 2 parities x
-// (1 fold + max_rounds rounds) slots; chunk c uses parity c % 2, so a partner that runs one chunk ahead writes
-// into the other parity while this rank still reads its slot (it cannot run two chunks ahead: it needs this
-// rank's messages of the chunk in between). Each rank combines in the same order (own op partner's), and the
-// operations are commutative, so every rank ends with the same bits, floating point included.
 template <class T, class Op>
-inline void reduce(const Group &g, T *dest, const T *source, size_t nreduce, Op op)
+void combine(void *acc, const void *in, size_t bytes)
 {
-    const int n = g.size, r = g.rank;
-    int p2 = 1, rounds = 0;
-    while (p2 * 2 <= n) {
-        p2 *= 2;
-        ++rounds;
-    }
-    constexpr int slots = 1 + max_rounds;
-    const size_t chunk = g.work_bytes / (2 * slots) / sizeof(T);  // elements per slot (at least 2: see pWrk size)
-    const size_t slot_bytes = chunk * sizeof(T);
-    auto slot = [&](int parity, int index) {
-        return reinterpret_cast<T *>(g.work + (size_t(parity) * slots + size_t(index)) * slot_bytes);
-    };
-    auto combine = [&](T *acc, const T *in, size_t m) {
-        for (size_t i = 0; i < m; ++i) acc[i] = op(acc[i], in[i]);
-    };
-    size_t c = 0;
-    for (size_t o = 0; o < nreduce; o += chunk, ++c) {
-        const size_t m = nreduce - o < chunk ? nreduce - o : chunk;
-        const int parity = int(c & 1);
-        T *acc = dest + o;
-        copy_local(acc, source + o, m * sizeof(T));
-        if (r >= p2) {
-            put_to(g, r - p2, slot(parity, 0), acc, m * sizeof(T));
-            port::fence();
-            signal(g, r - p2, flag_fold);
-            wait(g, flag_result);  // rank r - p2 put the result into our dest
-            continue;
-        }
-        if (r + p2 < n) {
-            wait(g, flag_fold);
-            combine(acc, slot(parity, 0), m);
-        }
-        for (int k = 0; k < rounds; ++k) {
-            const int partner = r ^ (1 << k);
-            put_to(g, partner, slot(parity, 1 + k), acc, m * sizeof(T));
-            port::fence();
-            signal(g, partner, flag_round + k);
-            wait(g, flag_round + k);
-            combine(acc, slot(parity, 1 + k), m);
-        }
-        if (r + p2 < n) {
-            put_to(g, r + p2, acc, acc, m * sizeof(T));
-            port::fence();
-            signal(g, r + p2, flag_result);
-        }
-    }
-    group_barrier(g);
+    T *a = static_cast<T *>(acc);
+    const T *b = static_cast<const T *>(in);
+    for (size_t i = 0, n = bytes / sizeof(T); i < n; ++i) a[i] = Op()(a[i], b[i]);
 }
+
+template <class T, class Op>
+inline void reduce(const Group &g, T *dest, const T *source, size_t nreduce, Op)
+{
+    static_assert((sizeof(T) & (sizeof(T) - 1)) == 0, "element sizes are powers of two");
+    sweep(g, 0, Sweep{dest, source, nreduce * sizeof(T), __builtin_ctz(sizeof(T)), &combine<T, Op>});
+}
+
+struct OpAnd { template <class T> T operator()(T a, T b) const { return T(a & b); } };
+struct OpOr { template <class T> T operator()(T a, T b) const { return T(a | b); } };
+struct OpXor { template <class T> T operator()(T a, T b) const { return T(a ^ b); } };
+struct OpMax { template <class T> T operator()(T a, T b) const { return a < b ? b : a; } };
+struct OpMin { template <class T> T operator()(T a, T b) const { return b < a ? b : a; } };
+struct OpSum { template <class T> T operator()(T a, T b) const { return T(a + b); } };
+struct OpProd { template <class T> T operator()(T a, T b) const { return T(a * b); } };
 
 }  // namespace shmem::detail

@@ -7,15 +7,15 @@ using namespace shmem::detail;
 namespace shmem::detail {
 
 // Symmetric scratch of every team slot: the flags of its barrier and collectives, the collect count, and the
-// reduction work area. SHMEM_MAX_TEAMS x (256 + SHMEM_TEAM_WORK_BYTES) bytes of every PE's .bss.
+// reduction work area. SHMEM_MAX_TEAMS x (flag_count longs + SHMEM_TEAM_WORK_BYTES) bytes of every PE's .bss.
 #ifndef SHMEM_TEAM_WORK_UNIT
-#define SHMEM_TEAM_WORK_UNIT 256  // bytes per reduction round and parity; 64 keeps 2 complex doubles per slot
+#define SHMEM_TEAM_WORK_UNIT 256  // bytes per child slot of a reduction (see sweep); 64 keeps 2 complex doubles
 #endif
 #ifndef SHMEM_TEAM_WORK_BYTES
-#define SHMEM_TEAM_WORK_BYTES (2 * (1 + max_rounds) * SHMEM_TEAM_WORK_UNIT)
+#define SHMEM_TEAM_WORK_BYTES (max_rounds * SHMEM_TEAM_WORK_UNIT)
 #endif
 struct TeamScratch {
-    long flags[SHMEM_SYNC_SIZE];
+    long flags[flag_count];
     alignas(16) unsigned char work[SHMEM_TEAM_WORK_BYTES];
 };
 TeamScratch team_scratch[max_teams];
@@ -23,8 +23,189 @@ TeamScratch team_scratch[max_teams];
 Group team_group(shmem_team_s *t)
 {
     TeamScratch &s = team_scratch[t->slot];
-    return Group{t->start, t->stride, t->size, t->my_pe, s.flags, s.work, sizeof s.work,
-                 t->start == 0 && t->stride == 1 && t->size == port::n_pes()};
+    return Group{t->start, t->stride, t->size, t->my_pe, s.flags, s.work, sizeof s.work};
+}
+
+namespace {
+
+// A message of a collective: `bytes` (none: a pure signal) from source into the receiver's symmetric dest,
+// then its flag raised. (One argument instead of four: a 32-bit core passes only four in registers.)
+struct Msg {
+    void *dest;
+    const void *source;
+    size_t bytes;
+    int flag;
+};
+
+// Raises a flag on a PE and wakes it. A release store: whatever was put before it is there when it is seen.
+[[gnu::always_inline]] inline void raise_flag(const Group &g, int pe, int flag)
+{
+    __atomic_store_n(port::remote_ptr(&g.flags[flag], pe), 1L, __ATOMIC_RELEASE);
+    port::notify(pe);
+}
+
+// The same with the data of a message before the flag: the algorithms' building block.
+void send(const Group &g, int rank, const Msg &msg)
+{
+    const int pe = g.world(rank);
+    if (msg.bytes != 0) port::put_bytes(port::remote_ptr(msg.dest, pe), msg.source, msg.bytes);
+    raise_flag(g, pe, msg.flag);
+}
+
+// Sleeps until this PE's flag is raised, then lowers it. Only this PE lowers its flags, and the writer raises
+// this flag again only after it has heard from this PE again (see the algorithms): a plain store cannot hide a
+// newer raise.
+void wait(const Group &g, int flag)
+{
+    long *f = &g.flags[flag];
+    port::wait_until([f] { return __atomic_load_n(f, __ATOMIC_ACQUIRE) != 0; });
+    __atomic_store_n(f, 0L, __ATOMIC_RELAXED);
+}
+
+}  // namespace
+
+// One sweep of the binomial tree rooted at `root`, up and then down. Relative rank v = rank - root (mod n) has
+// the children v + d for every power of two d below lowbit(v) (every d < n for the root) and the parent
+// v - lowbit(v).
+// Up: a rank waits for the arrival of each child, nearest first (flag_tree + log2 of the child's distance); in
+// a reduction it combines the child's partial result, left in the work area's slot of that index, into its
+// own (dest), and sends that to its parent, into the slot and flag of its own distance. Otherwise the arrivals
+// carry nothing (the port's hardware barrier does the same for the whole machine, where it has one).
+// Down: the root sends its data (a broadcast's source, a reduction's result) to its children, farthest subtree
+// first so that what has the longest way to go leaves first; the others wait for it (flag_release) in dest and
+// pass it on. No data either way: a barrier.
+// 2 ceil(log2 n) steps, 2 (n - 1) messages, every flag raised once per sweep. A reduction goes through the work
+// area one chunk at a time, a sweep a chunk; the area holds one slot per child of rank 0 (ceil(log2 n)), of a
+// power-of-two size (shifts, no division). Every element is combined n - 1 times in all (recursive doubling:
+// n log2 n), and every rank ends with rank 0's bits, floating point included.
+//
+// A sweep is also what makes the one-shot flags safe, and every collective starts with one (or a barrier):
+// nothing goes down before the root has heard from every rank, so a rank that has received anything of a
+// sweep knows that every rank has finished its previous collective, or chunk (lowered its flags, read its
+// slots and buffers). Therefore a rank writes into another's flags, slots or dest only when that one is done
+// with them.
+void sweep(const Group &g, int root, const Sweep &s)
+{
+    const int n = g.size;
+    int v = g.rank - root;
+    if (v < 0) v += n;
+    const int low = v == 0 ? n : (v & -v);
+    auto rank = [n, root](int u) { return u + root < n ? u + root : u + root - n; };
+    size_t chunk = s.bytes;
+    if (s.combine != nullptr) {
+        size_t slots = 1;  // at least one, for the loop below
+        while ((size_t(1) << slots) < size_t(n)) ++slots;
+        int slot_shift = s.elem_shift;  // the largest slot that fits, at least one element (pWrk's minimum)
+        while ((slots << (slot_shift + 1)) <= g.work_bytes) ++slot_shift;
+        chunk = size_t(1) << slot_shift;
+    }
+    size_t o = 0;
+    do {
+        const size_t m = s.bytes - o < chunk ? s.bytes - o : chunk;
+        auto *dest = static_cast<unsigned char *>(s.dest) + o;
+        const unsigned char *from = static_cast<const unsigned char *>(s.source) + o;  // what goes down
+        const size_t up = s.combine != nullptr ? m : 0;
+        if (up == 0 && whole_machine(g.start, g.stride, g.size)) {
+            port::hw_barrier();
+            if (m == 0) return;  // a barrier
+        } else {
+            if (up != 0) {
+                if (dest != from) port::get_bytes(dest, from, m);
+                from = dest;
+            }
+            int flag = flag_tree;
+            uintptr_t slot = uintptr_t(g.work);
+            for (int d = 1; d < low; d <<= 1, ++flag, slot += chunk)
+                if (v + d < n) {
+                    wait(g, flag);
+                    if (up != 0) s.combine(dest, reinterpret_cast<void *>(slot), up);
+                }
+            if (v != 0) send(g, rank(v - low), Msg{reinterpret_cast<void *>(slot), dest, up, flag});
+        }
+        if (v != 0) {
+            wait(g, flag_release);
+            from = dest;
+        }
+        // the children: v + d for every power of two d below both low and n - v
+        int d = 1;
+        while (d < low && v + d < n) d <<= 1;
+        const Msg down{dest, from, m, flag_release};
+        while ((d >>= 1) != 0) send(g, rank(v + d), down);
+        o += chunk;
+    } while (o < s.bytes);
+}
+
+// The sweep with nothing to carry, written out with its signals inline: a barrier is on the hot path, the
+// sweep's chunking and messages are not.
+void tree_barrier(const Group &g)
+{
+    const int n = g.size, r = g.rank;
+    const int low = r == 0 ? n : (r & -r);
+    int flag = flag_tree, d = 1;
+    for (; d < low; d <<= 1, ++flag)
+        if (r + d < n) wait(g, flag);
+    if (r != 0) {
+        raise_flag(g, g.world(r - low), flag);
+        wait(g, flag_release);
+    }
+    while ((d >>= 1) != 0)
+        if (r + d < n) raise_flag(g, g.world(r + d), flag_release);
+}
+
+// All-gather, ceil(log2 n) rounds for any n, every rank receiving each block once, every block put at its
+// final place; round k's flag is raised once per call. The opening barrier: the ranks write into each other's
+// dest from the first round.
+// n a power of two: recursive doubling; in round k rank r holds the 2^k blocks of its aligned group (from
+// r & ~(2^k - 1)) and swaps them with rank r ^ 2^k, which holds the group next to it.
+// Otherwise dissemination (Bruck's algorithm without the rotation): after round k, rank r holds blocks
+// r .. r + 2^(k+1) - 1 (mod n); in round k it puts the first min(2^k, n - 2^k) blocks it holds to rank
+// r - 2^k, which holds the 2^k blocks before them.
+void allgather(const Group &g, unsigned char *dest, const void *source, const size_t *off, size_t block)
+{
+    const int n = g.size, r = g.rank;
+    auto at = [off, block](int j) { return off != nullptr ? off[j] : size_t(j) * block; };
+    copy_local(dest + at(r), source, at(r + 1) - at(r));
+    group_barrier(g);
+    if ((n & (n - 1)) == 0) {
+        for (int k = 0, d = 1; d < n; ++k, d <<= 1) {
+            const int base = r & ~(d - 1);
+            send(g, r ^ d, Msg{dest + at(base), dest + at(base), at(base + d) - at(base), flag_data + k});
+            wait(g, flag_data + k);
+        }
+        return;
+    }
+    for (int k = 0, d = 1; d < n; ++k, d <<= 1) {
+        const int to = r - d < 0 ? r - d + n : r - d;
+        const int count = d < n - d ? d : n - d;  // blocks r .. r + count - 1, wrapping at n
+        int end = r + count;
+        if (end > n) {  // the wrapped part first: send() raises the flag after its own part
+            if (at(end - n) != 0) port::put_bytes(port::remote_ptr(dest, g.world(to)), dest, at(end - n));
+            end = n;
+        }
+        send(g, to, Msg{dest + at(r), dest + at(r), at(end) - at(r), flag_data + k});
+        wait(g, flag_data + k);
+    }
+}
+
+// Every rank puts its blocks straight into their places, starting with the right neighbour so that the ranks
+// do not all write to the same PE at once. The opening barrier: every rank is done with its dest; the closing
+// one: all blocks have arrived.
+void alltoall(const Group &g, unsigned char *dest, const unsigned char *source, size_t elem, ptrdiff_t dst,
+              ptrdiff_t sst, size_t nelems)
+{
+    const int n = g.size, r = g.rank;
+    group_barrier(g);
+    for (int i = 0; i < n; ++i) {
+        const int j = r + i < n ? r + i : r + i - n;
+        unsigned char *to = port::remote_ptr(dest, g.world(j));
+        for (size_t k = 0; k < nelems; ++k) {
+            const size_t d = (size_t(r) * nelems + k) * size_t(dst) * elem;
+            const size_t s = (size_t(j) * nelems + k) * size_t(sst) * elem;
+            port::put_bytes(to + d, source + s, elem);
+        }
+    }
+    port::fence();
+    group_barrier(g);
 }
 
 namespace {
@@ -36,15 +217,15 @@ Group active_set(const char *routine, int start, int log_stride, int size, long 
 {
     check_init(routine);
     const int n = port::n_pes(), me = port::my_pe();
-    const int stride = log_stride >= 0 && log_stride < 31 ? 1 << log_stride : 0;
     if constexpr (checks) {
-        if (size < 1 || start < 0 || stride == 0 || start + int64_t(size - 1) * stride >= n) {
+        const int stride = log_stride >= 0 && log_stride < 31 ? 1 << log_stride : 0;
+        if (size < 1 || start < 0 || start >= n || stride == 0 || ((n - 1 - start) >> log_stride) < size - 1) {
             Usage u(routine);
             u.m().s("active set (PE_start ").i(start).s(", logPE_stride ").i(log_stride).s(", PE_size ").i(size)
                 .s(") does not fit in the ").i(n).s(" PEs of this run");
             u.fail();
         }
-        if (me < start || (me - start) % stride != 0 || (me - start) / stride >= size) {
+        if (me < start || ((me - start) & (stride - 1)) != 0 || ((me - start) >> log_stride) >= size) {
             Usage u(routine);
             u.m().s("this PE is not in the active set (PE_start ").i(start).s(", logPE_stride ").i(log_stride)
                 .s(", PE_size ").i(size).s("); only its members may call");
@@ -53,8 +234,8 @@ Group active_set(const char *routine, int start, int log_stride, int size, long 
         check_symmetric(routine, "pSync", pSync, SHMEM_SYNC_SIZE * sizeof(long));
         if (pWrk != nullptr) check_symmetric(routine, "pWrk", pWrk, wrk_bytes);
     }
-    return Group{start, stride, size, (me - start) / stride, pSync, static_cast<unsigned char *>(pWrk), wrk_bytes,
-                 start == 0 && stride == 1 && size == n};
+    return Group{start, 1 << log_stride, size, (me - start) >> log_stride, pSync, static_cast<unsigned char *>(pWrk),
+                 wrk_bytes};
 }
 
 Group checked_team(const char *routine, shmem_team_t team)
@@ -74,18 +255,26 @@ void check_root(const char *routine, const Group &g, int root)
         }
 }
 
-void bcast(const char *routine, const Group &g, void *dest, const void *source, size_t bytes, int root,
-           bool copy_to_root)
+// The deprecated active-set broadcasts leave dest on the root alone; the 1.5 team ones fill it too (bcast_team).
+void bcast(const char *routine, const Group &g, void *dest, const void *source, size_t bytes, int root)
 {
     check_root(routine, g, root);
     check_symmetric(routine, "dest", dest, bytes);
-    broadcast(g, dest, source, bytes, root, copy_to_root);
+    broadcast(g, dest, source, bytes, root);
+}
+
+void bcast_team(const char *routine, const Group &g, void *dest, const void *source, size_t bytes, int root)
+{
+    check_root(routine, g, root);
+    check_symmetric(routine, "dest", dest, bytes);
+    if (g.rank == root) copy_local(dest, source, bytes);
+    broadcast(g, dest, source, bytes, root);
 }
 
 void fcollect(const char *routine, const Group &g, void *dest, const void *source, size_t bytes)
 {
     check_symmetric(routine, "dest", dest, bytes * size_t(g.size));
-    allgather(g, static_cast<unsigned char *>(dest), source, [bytes](int j) { return size_t(j) * bytes; });
+    allgather(g, static_cast<unsigned char *>(dest), source, nullptr, bytes);
 }
 
 // collect: every rank publishes its byte count, reads everyone's (one remote load each) and all-gathers blocks
@@ -100,8 +289,8 @@ void collect(const char *routine, const Group &g, void *dest, const void *source
         offsets[j + 1] = offsets[j] + size_t(__atomic_load_n(port::remote_ptr(&g.flags[flag_publish], g.world(j)),
                                                              __ATOMIC_RELAXED));
     check_symmetric(routine, "dest", dest, offsets[g.size]);
-    allgather(g, static_cast<unsigned char *>(dest), source, [&offsets](int j) { return offsets[j]; });
-    g.flags[flag_publish] = 0;  // everyone has read it (allgather ends in a barrier): pSync back to its value
+    allgather(g, static_cast<unsigned char *>(dest), source, offsets, 0);
+    g.flags[flag_publish] = 0;  // everyone has read it (before the allgather's barrier): pSync back to its value
 }
 
 void all2all(const char *routine, const Group &g, void *dest, const void *source, size_t elem, ptrdiff_t dst,
@@ -128,14 +317,6 @@ void reduction(const char *routine, const Group &g, T *dest, const T *source, si
         }
     reduce(g, dest, source, nreduce, op);
 }
-
-struct OpAnd { template <class T> T operator()(T a, T b) const { return T(a & b); } };
-struct OpOr { template <class T> T operator()(T a, T b) const { return T(a | b); } };
-struct OpXor { template <class T> T operator()(T a, T b) const { return T(a ^ b); } };
-struct OpMax { template <class T> T operator()(T a, T b) const { return a < b ? b : a; } };
-struct OpMin { template <class T> T operator()(T a, T b) const { return b < a ? b : a; } };
-struct OpSum { template <class T> T operator()(T a, T b) const { return T(a + b); } };
-struct OpProd { template <class T> T operator()(T a, T b) const { return T(a * b); } };
 
 }  // namespace
 }  // namespace shmem::detail
@@ -169,8 +350,8 @@ void shmem_barrier(int PE_start, int logPE_stride, int PE_size, long *pSync)
 #define SHMEM_DEFINE_COLL_(T, N)                                                                                 \
     int shmem_##N##_broadcast(shmem_team_t team, T *dest, const T *source, size_t nelems, int PE_root)          \
     {                                                                                                             \
-        bcast("shmem_" #N "_broadcast", checked_team("shmem_" #N "_broadcast", team), dest, source,             \
-              nelems * sizeof(T), PE_root, true);                                                                \
+        bcast_team("shmem_" #N "_broadcast", checked_team("shmem_" #N "_broadcast", team), dest, source,             \
+              nelems * sizeof(T), PE_root);                                                                \
         return 0;                                                                                                 \
     }                                                                                                             \
     int shmem_##N##_collect(shmem_team_t team, T *dest, const T *source, size_t nelems)                         \
@@ -203,7 +384,7 @@ SHMEM_RMA_TYPES(SHMEM_DEFINE_COLL_)
 
 int shmem_broadcastmem(shmem_team_t team, void *dest, const void *source, size_t nelems, int PE_root)
 {
-    bcast("shmem_broadcastmem", checked_team("shmem_broadcastmem", team), dest, source, nelems, PE_root, true);
+    bcast_team("shmem_broadcastmem", checked_team("shmem_broadcastmem", team), dest, source, nelems, PE_root);
     return 0;
 }
 int shmem_collectmem(shmem_team_t team, void *dest, const void *source, size_t nelems)
@@ -251,7 +432,7 @@ SHMEM_REDUCE_ARITH_TYPES(SHMEM_DEFINE_REDUCE_ARITH_)
     {                                                                                                             \
         bcast("shmem_broadcast" #BITS,                                                                          \
               active_set("shmem_broadcast" #BITS, PE_start, logPE_stride, PE_size, pSync), dest, source,        \
-              nelems * (BITS / 8), PE_root, false);                                                              \
+              nelems * (BITS / 8), PE_root);                                                              \
     }                                                                                                             \
     void shmem_collect##BITS(void *dest, const void *source, size_t nelems, int PE_start, int logPE_stride,     \
                              int PE_size, long *pSync)                                                           \

@@ -27,9 +27,10 @@ inline constexpr bool checks = SHMEM_CHECKS != 0;
 // Exit statuses of a run that the library ends (documented in README.md).
 inline constexpr int exit_usage_error = 134;
 
+// Constant-initialized (every member has an initializer): no constructor runs for it at startup.
 struct State {
-    int initialized;  // number of shmem_init calls not yet matched by shmem_finalize
-    BrkHeap heap;
+    int initialized = 0;  // shmem_init calls not yet matched by shmem_finalize (kept for check_init only)
+    BrkHeap heap;         // set up before main by alloc.cpp (symmetric_end)
 };
 extern State state;
 
@@ -48,12 +49,20 @@ private:
     Message msg_;
 };
 
+// The end of the symmetric memory in use on this PE: the heap's break. The heap is set up before main by
+// alloc.cpp, in the programs that allocate; in the others its break stays where the heap starts.
+inline uintptr_t symmetric_end()
+{
+    const uintptr_t brk = state.heap.brk();
+    return brk != 0 ? brk : port::geometry.heap_lo;
+}
+
 // Is [addr, addr + bytes) symmetric: inside static data or the live part of the heap on this PE?
 inline bool is_symmetric(const void *addr, size_t bytes)
 {
     const uintptr_t a = reinterpret_cast<uintptr_t>(addr);
     const uintptr_t lo = reinterpret_cast<uintptr_t>(__shmem_symmetric_start);
-    const uintptr_t hi = state.heap.brk();
+    const uintptr_t hi = symmetric_end();
     return a >= lo && a <= hi && bytes <= hi - a;
 }
 
@@ -92,12 +101,16 @@ inline void check_stride(const char *routine, const char *arg, ptrdiff_t stride)
         if (__builtin_expect(stride <= 0, 0)) fail_bad_stride(routine, arg, stride);
 }
 
-// Teams (team.cpp): the predefined teams and the default context, set up by shmem_init.
-void init_teams();
-
 // Barriers (sync.cpp). sync_all is the barrier without the quiet.
-void sync_all();
 void barrier_wand();
 void barrier_dissemination();
+inline void sync_all()
+{
+    if constexpr (port::has_hw_barrier && SHMEM_BARRIER_WAND) {
+        barrier_wand();
+    } else {
+        barrier_dissemination();
+    }
+}
 
 }  // namespace shmem::detail

@@ -9,6 +9,18 @@
 
 namespace shmem::detail {
 
+// The powers of ten of a machine word, largest first (Message::u).
+struct Pow10 {
+    static constexpr int count = sizeof(unsigned long) == 8 ? 20 : 10;  // digits of the largest word
+    unsigned long v[count];
+    constexpr Pow10() : v()
+    {
+        unsigned long p = 1;
+        for (int i = count - 1; i >= 0; --i, p *= 10) v[i] = p;
+    }
+};
+inline constexpr Pow10 pow10{};
+
 class Message {
 public:
     Message &s(const char *p)
@@ -16,17 +28,16 @@ public:
         while (*p != '\0' && n_ < sizeof buf_) buf_[n_++] = *p++;
         return *this;
     }
-    // Decimal by subtracting powers of ten: no division, so a 32-bit core links no 64-bit divide routines
-    // (3 KB of libgcc on Epiphany) for the error paths.
-    Message &u(uint64_t v)
+    // Numbers are machine words (unsigned long: 32 bits on a 32-bit core, 64 on RV64): what the reports print
+    // is PE numbers, sizes, addresses and registers. A 64-bit formatter on a 32-bit core would cost a table
+    // of 64-bit constants and library calls for 64-bit compares and shifts in every program, since the startup
+    // code's trap report uses it.
+    // Decimal by subtracting powers of ten: no division, so a core without a divide instruction links no
+    // divide routine for the error paths.
+    Message &u(unsigned long v)
     {
-        static constexpr uint64_t pow10[20] = {10000000000000000000ull, 1000000000000000000ull, 100000000000000000ull,
-                                               10000000000000000ull, 1000000000000000ull, 100000000000000ull,
-                                               10000000000000ull, 1000000000000ull, 100000000000ull, 10000000000ull,
-                                               1000000000ull, 100000000ull, 10000000ull, 1000000ull, 100000ull,
-                                               10000ull, 1000ull, 100ull, 10ull, 1ull};
         bool digits = false;
-        for (uint64_t p : pow10) {
+        for (unsigned long p : pow10.v) {
             char d = '0';
             while (v >= p) {
                 v -= p;
@@ -37,18 +48,18 @@ public:
         }
         return *this;
     }
-    Message &i(int64_t v)
+    Message &i(long v)
     {
         if (v < 0) {
             s("-");
-            return u(uint64_t(0) - uint64_t(v));
+            return u(0ul - (unsigned long)(v));
         }
-        return u(uint64_t(v));
+        return u((unsigned long)(v));
     }
-    Message &x(uint64_t v)
+    Message &x(unsigned long v)
     {
         s("0x");
-        int shift = 60;
+        int shift = 8 * sizeof v - 4;
         while (shift > 0 && ((v >> shift) & 15) == 0) shift -= 4;
         for (; shift >= 0 && n_ < sizeof buf_; shift -= 4) buf_[n_++] = "0123456789abcdef"[(v >> shift) & 15];
         return *this;

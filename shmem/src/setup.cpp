@@ -1,10 +1,21 @@
 // Library setup, exit and query routines.
-#include "internal.hpp"
 #include "shmemx.h"
+#include "team.hpp"
 
 namespace shmem::detail {
 State state;
 }
+
+// The default context: in use from the start and never destroyed. Its team, SHMEM_TEAM_WORLD, is filled in by
+// team.cpp, in the programs that link it (the only code that asks a context for its team is there); a program
+// that only puts and gets does not link the teams for it.
+shmem_ctx_s shmemi_ctx_default = {nullptr, 0, 1};
+
+namespace shmem::detail {
+// The objects of created contexts (in_use == 0: free). Here rather than in team.cpp for the same reason: code
+// that only looks at a context (its DMA channel, say) must not pull in the teams and their set-up.
+shmem_ctx_s ctx_objects[max_contexts];
+}  // namespace shmem::detail
 
 using namespace shmem;
 using namespace shmem::detail;
@@ -13,20 +24,18 @@ extern "C" {
 
 void shmem_init(void)
 {
-    if (state.initialized++ == 0) {
-        const auto &g = port::geometry;
-        state.heap.init(g.heap_lo, g.heap_hi);
-        init_teams();
-    }
+    // Nothing to set up here: the symmetric heap (alloc.cpp) and the teams (team.cpp) set themselves up before
+    // main, in the programs that use them; the port's geometry is there before any constructor runs.
+    if constexpr (checks) ++state.initialized;
     sync_all();
 }
 
 void shmem_finalize(void)
 {
     check_init("shmem_finalize");
-    shmem_quiet();
+    port::quiet();
     sync_all();
-    --state.initialized;
+    if constexpr (checks) --state.initialized;
 }
 
 int shmem_my_pe(void) { return port::my_pe(); }

@@ -10,11 +10,14 @@ namespace shmem::detail {
 namespace {
 
 // Dissemination barrier: in round k, PE i writes its barrier epoch into flag[k] of PE (i + 2^k) mod n and waits
-// for its own flag[k] to reach the epoch. ceil(log2 n) rounds for any n, powers of two or not. Flags only grow,
-// and a PE can be at most one barrier ahead of a partner that still waits on it, so ">= epoch" is exact.
-constexpr int max_rounds = 32 - __builtin_clz(uint32_t(port::max_pes - 1)) + 1;
-uint64_t dissemination_flag[max_rounds];
-uint64_t dissemination_epoch;
+// for its own flag[k] to reach the epoch. ceil(log2 n) rounds for any n, powers of two or not. A PE can be at
+// most one barrier ahead of a partner that still waits on it, so a flag is the waiter's epoch, one less (not
+// written yet) or one more (the partner is already in the next barrier): ">= epoch" is exact, and as a signed
+// difference it stays exact when the 32-bit epoch wraps. 32-bit words: a load or a store of one is a single
+// instruction on every target (a 64-bit atomic is a library call on a 32-bit core).
+constexpr int max_rounds = port::max_pes > 1 ? 32 - __builtin_clz(uint32_t(port::max_pes - 1)) : 1;
+uint32_t dissemination_flag[max_rounds];
+uint32_t dissemination_epoch;
 
 }  // namespace
 
@@ -24,7 +27,7 @@ void barrier_wand()
         // Epiphany's WAND is wired across the whole chip: with fewer PEs than cores it would never complete.
         if (__builtin_expect(!port::hw_barrier_usable(), 0)) {
             Usage u("shmem_barrier_all (WAND)");
-            u.m().s("the WAND barrier needs ").s(port::hw_barrier_needs).s(", but this run has ").u(uint64_t(port::n_pes()))
+            u.m().s("the WAND barrier needs ").s(port::hw_barrier_needs).s(", but this run has ").i(port::n_pes())
                 .s(" PEs; build with SHMEM_BARRIER=dissemination or run on every core");
             u.fail();
         }
@@ -37,22 +40,13 @@ void barrier_wand()
 void barrier_dissemination()
 {
     const int n = port::n_pes(), me = port::my_pe();
-    const uint64_t epoch = ++dissemination_epoch;
-    for (int k = 0, d = 1; d < n; ++k, d <<= 1) {
+    const uint32_t epoch = ++dissemination_epoch;
+    uint32_t *flag = dissemination_flag;
+    for (int d = 1; d < n; d <<= 1, ++flag) {
         const int to = me + d < n ? me + d : me + d - n;  // (me + d) mod n without a divide (d < n)
-        __atomic_store_n(port::remote_ptr(&dissemination_flag[k], to), epoch, __ATOMIC_RELEASE);
+        __atomic_store_n(port::remote_ptr(flag, to), epoch, __ATOMIC_RELEASE);
         port::notify(to);
-        uint64_t *mine = &dissemination_flag[k];
-        port::wait_until([mine, epoch] { return __atomic_load_n(mine, __ATOMIC_ACQUIRE) >= epoch; });
-    }
-}
-
-void sync_all()
-{
-    if constexpr (port::has_hw_barrier && SHMEM_BARRIER_WAND) {
-        barrier_wand();
-    } else {
-        barrier_dissemination();
+        port::wait_until([flag, epoch] { return int32_t(__atomic_load_n(flag, __ATOMIC_ACQUIRE) - epoch) >= 0; });
     }
 }
 

@@ -4,36 +4,61 @@
 using namespace shmem;
 using namespace shmem::detail;
 
-// The predefined handles. WORLD and SHARED have the same members on this machine (every PE's memory is reachable
-// by load/store from every other), but their own scratch slots, so their collectives never share flags.
-shmem_team_s shmemi_team_world = {0, 1, 0, 0, -1, 0, {0}, 0};
-shmem_team_s shmemi_team_shared = {0, 1, 0, 0, -1, 0, {0}, 0};
-shmem_ctx_s shmemi_ctx_default = {&shmemi_team_world, 0, 0};
+// The predefined teams: every PE, in order. WORLD and SHARED have the same members on this machine (every PE's
+// memory is reachable by load/store from every other), but their own scratch slots (0 and 1), so their
+// collectives never share flags. Their size and this PE's number come from the port (init_predefined below).
+shmem_team_s shmemi_team_world = {0, 1, 0, 0, 0, 0, {0}, 0};
+shmem_team_s shmemi_team_shared = {0, 1, 0, 0, 1, 0, {0}, 0};
 
 namespace shmem::detail {
 
-shmem_team_s team_objects[max_teams];  // objects of created teams (slot < 0: free)
-shmem_ctx_s ctx_objects[max_contexts]; // objects of created contexts (in_use == 0: free)
+shmem_team_s team_objects[max_teams];  // objects of created teams (size 0: free)
 
 namespace {
 
-// Scratch slots this PE does not use (bit i = slot i free). A new team needs a slot that is free on all of its
-// members; the parent team agrees on one with an AND-reduction of these masks, the only collective step of a
-// split. Disjoint teams made by the same split (the rows of a 2D split) may share a slot: no PE is in two of
-// them, so their flags never meet.
-static_assert(max_teams <= 64, "slot masks are 64 bits");
-uint64_t free_slots;
-uint64_t mask_in, mask_out;  // symmetric operands of that reduction
+// The predefined teams are filled in before main, by a constructor that runs before the program's own (the
+// startup code has set up the port's geometry before any constructor). Only a program that links this file,
+// because it uses teams or contexts, has it: shmem_init knows nothing of teams, and a program that only puts,
+// gets and synchronizes pays nothing for them. The default context (setup.cpp) gets its team here for the same
+// reason: only the routines of this file ask a context for its team.
+[[gnu::constructor(101)]] void init_predefined()
+{
+    const int n = port::n_pes(), me = port::my_pe();
+    shmemi_team_world.size = shmemi_team_shared.size = n;
+    shmemi_team_world.my_pe = shmemi_team_shared.my_pe = me;
+    shmemi_ctx_default.team = &shmemi_team_world;
+}
+
+// Scratch slots this PE uses (bit i = slot i taken; 0 and 1, WORLD's and SHARED's, always). A new team needs a
+// slot that is free on all of its members; the parent team agrees on one with an AND-reduction of the free
+// masks, the only collective step of a split. Disjoint teams made by the same split (the rows of a 2D split) may
+// share a slot: no PE is in two of them, so their flags never meet. The mask is a word of the machine where
+// the slots fit (a 64-bit mask is a pair of registers and library calls on a 32-bit core).
+static_assert(max_teams >= 2 && max_teams <= 64, "slot masks are 64 bits at most");
+template <bool Wide>
+struct MaskOf {
+    using type = uint32_t;
+};
+template <>
+struct MaskOf<true> {
+    using type = uint64_t;
+};
+using SlotMask = MaskOf<(max_teams > 32)>::type;
+constexpr SlotMask all_slots = max_teams == 8 * sizeof(SlotMask) ? ~SlotMask(0) : (SlotMask(1) << max_teams) - 1;
+SlotMask used_slots;
+SlotMask mask_in, mask_out;  // symmetric operands of that reduction
+
+int lowest_bit(SlotMask m) { return sizeof(SlotMask) > 4 ? __builtin_ctzll(m) : __builtin_ctz(uint32_t(m)); }
 
 // Agrees with the parent team on the lowest `count` slots free on all its members; false if there are not enough.
 bool agree_on_slots(shmem_team_s *parent, int count, int *slots)
 {
-    mask_in = free_slots;
-    reduce(team_group(parent), &mask_out, &mask_in, 1, [](uint64_t a, uint64_t b) { return a & b; });
-    uint64_t common = mask_out;
+    mask_in = all_slots & ~(used_slots | 3);
+    reduce(team_group(parent), &mask_out, &mask_in, 1, OpAnd());
+    SlotMask common = mask_out;
     for (int i = 0; i < count; ++i) {
         if (common == 0) return false;
-        slots[i] = __builtin_ctzll(common);
+        slots[i] = lowest_bit(common);
         common &= common - 1;
     }
     return true;
@@ -42,7 +67,7 @@ bool agree_on_slots(shmem_team_s *parent, int count, int *slots)
 shmem_team_s *new_team_object()
 {
     for (auto &t : team_objects)
-        if (t.slot < 0) return &t;
+        if (t.size == 0) return &t;
     return nullptr;  // cannot happen: there are no more objects than slots
 }
 
@@ -61,31 +86,11 @@ shmem_team_t make_team(shmem_team_s *parent, int start, int stride, int size, in
     t->n_ctx = 0;
     t->config_mask = config_mask;
     t->config.num_contexts = (config != nullptr && (config_mask & SHMEM_TEAM_NUM_CONTEXTS)) ? config->num_contexts : 0;
-    free_slots &= ~(uint64_t(1) << slot);
+    used_slots |= SlotMask(1) << slot;
     return t;
 }
 
 }  // namespace
-
-void init_teams()
-{
-    const int n = port::n_pes(), me = port::my_pe();
-    shmem_team_s *predefined[] = {&shmemi_team_world, &shmemi_team_shared};
-    for (shmem_team_s *t : predefined) {
-        t->start = 0;
-        t->stride = 1;
-        t->size = n;
-        t->my_pe = me;
-        t->n_ctx = 0;
-        t->config.num_contexts = 0;
-        t->config_mask = 0;
-    }
-    shmemi_team_world.slot = 0;
-    shmemi_team_shared.slot = 1;
-    for (auto &t : team_objects) t.slot = -1;
-    free_slots = (max_teams == 64 ? ~uint64_t(0) : (uint64_t(1) << max_teams) - 1) & ~uint64_t(3);
-    shmemi_ctx_default = {&shmemi_team_world, 0, 1};
-}
 
 void fail_bad_ctx(const char *routine, shmem_ctx_t ctx)
 {
@@ -254,8 +259,8 @@ void shmem_team_destroy(shmem_team_t team)
     // Collective over the team: nobody may still use the slot (in a collective of this team) once a member
     // can give it to a new team.
     group_barrier(team_group(team));
-    free_slots |= uint64_t(1) << team->slot;
-    team->slot = -1;
+    used_slots &= ~(SlotMask(1) << team->slot);
+    team->size = 0;
 }
 
 int shmem_team_create_ctx(shmem_team_t team, long options, shmem_ctx_t *ctx)

@@ -9,9 +9,9 @@
 struct shmem_team_s {
     int start;
     int stride;
-    int size;
+    int size;    // 0 for a free object (zero-initialized ones are free)
     int my_pe;   // this PE's number in the team
-    int slot;    // index of the team's symmetric scratch (same on every member), -1 for a free object
+    int slot;    // index of the team's symmetric scratch (same on every member)
     int n_ctx;   // contexts created from this team and not destroyed
     shmem_team_config_t config;
     long config_mask;
@@ -36,6 +36,8 @@ namespace shmem::detail {
 inline constexpr int max_teams = SHMEM_MAX_TEAMS;
 inline constexpr int max_contexts = SHMEM_MAX_CONTEXTS;
 
+extern shmem_ctx_s ctx_objects[max_contexts];  // the created contexts (setup.cpp; in_use == 0: free)
+
 inline int team_world_pe(const shmem_team_s *t, int team_pe) { return t->start + team_pe * t->stride; }
 
 [[noreturn]] void fail_bad_ctx(const char *routine, shmem_ctx_t ctx);
@@ -51,7 +53,7 @@ inline void check_ctx(const char *routine, shmem_ctx_t ctx)
 inline void check_team(const char *routine, shmem_team_t team)
 {
     if constexpr (checks)
-        if (__builtin_expect(team == nullptr || team->slot < 0, 0)) fail_bad_team(routine, team);
+        if (__builtin_expect(team == nullptr || team->size == 0, 0)) fail_bad_team(routine, team);
 }
 
 // The world PE that `pe` of the context's team is, after checking the context and the PE (OpenSHMEM 1.5: the
