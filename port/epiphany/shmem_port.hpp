@@ -163,5 +163,13 @@ inline void console_release_if_mine() {}
 
 // DMA (has_dma): non-blocking copies on channel `ch` (0 or 1). Returns at once; wait_dma waits.
 void dma_copy(unsigned ch, void *dst, const void *src, size_t n);
+// The smallest _nbi transfer worth a channel (below it, the copy loop is done before a descriptor is written).
+inline constexpr size_t dma_min = 64;
+// shmem_ctx_quiet: only this context's channel.
+inline void quiet_channel(unsigned ch)
+{
+    wait_dma(1u << ch);
+    fence();
+}
 
 }  // namespace shmem::port

@@ -21,6 +21,10 @@ inline constexpr const char name[] = "virt-rv64";
 inline constexpr bool has_native_atomics = true;  // A extension: amoswap/amoadd/lr/sc on any PE's memory
 inline constexpr bool has_hw_barrier = true;      // WAND-style: set a bit, sleep, the last one wakes everyone
 inline constexpr bool has_dma = false;            // _nbi transfers complete before they return
+// Declared, never defined: the library names them only in branches that has_dma = false discards.
+inline constexpr size_t dma_min = 0;
+void dma_copy(unsigned ch, void *dst, const void *src, size_t n);
+void quiet_channel(unsigned ch);
 inline constexpr int max_pes = 512;               // QEMU virt's hart limit
 
 // Filled in by the startup code from the boot block before any constructor runs.

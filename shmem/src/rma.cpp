@@ -2,7 +2,9 @@
 //
 // One template body per operation; the C entry points are generated from the type tables in
 // shmem_type_tables.h. On a port without DMA, the _nbi forms complete before they return, which the
-// specification allows (completion is only promised by shmem_quiet, and it may come earlier).
+// specification allows (completion is only promised by shmem_quiet, and it may come earlier). On a port with
+// DMA (Epiphany), an _nbi transfer of port::dma_min bytes or more goes to a DMA channel of its context and
+// returns at once; shmem_quiet waits for both channels, shmem_ctx_quiet for its context's.
 #include "team.hpp"
 
 using namespace shmem;
@@ -36,6 +38,35 @@ namespace {
     pe = check_rma(routine, ctx, "source", source, bytes, pe);
     if (bytes == 0) return;
     port::get_bytes(dest, port::remote_ptr(source, pe), bytes);
+}
+
+// Non-blocking: the port's DMA where it has one (templates: without DMA the branch is discarded, so the port
+// need not declare dma_copy). No wake-up for the target: the data lands later; whoever waits for it is told by
+// a put after shmem_quiet (or wakes on the port's backstop).
+template <bool Dma = port::has_dma>
+[[gnu::always_inline]] inline void put_nbi(const char *routine, shmem_ctx_t ctx, void *dest, const void *source, size_t bytes, int pe)
+{
+    if constexpr (Dma) {
+        if (bytes >= port::dma_min) {
+            pe = check_rma(routine, ctx, "dest", dest, bytes, pe);
+            port::dma_copy(ctx_channel(ctx), port::remote_ptr(dest, pe), source, bytes);
+            return;
+        }
+    }
+    put(routine, ctx, dest, source, bytes, pe);
+}
+
+template <bool Dma = port::has_dma>
+[[gnu::always_inline]] inline void get_nbi(const char *routine, shmem_ctx_t ctx, void *dest, const void *source, size_t bytes, int pe)
+{
+    if constexpr (Dma) {
+        if (bytes >= port::dma_min) {
+            pe = check_rma(routine, ctx, "source", source, bytes, pe);
+            port::dma_copy(ctx_channel(ctx), dest, port::remote_ptr(source, pe), bytes);
+            return;
+        }
+    }
+    get(routine, ctx, dest, source, bytes, pe);
 }
 
 // Strided: element i goes from source[i * sst] to dest[i * dst]. Elements are copied as whole objects of
@@ -137,19 +168,19 @@ extern "C" {
     }                                                                                                             \
     void shmem_ctx_##N##_put_nbi(shmem_ctx_t ctx, T *dest, const T *source, size_t nelems, int pe)              \
     {                                                                                                             \
-        put("shmem_ctx_" #N "_put_nbi", ctx, dest, source, nelems * sizeof(T), pe);                             \
+        put_nbi("shmem_ctx_" #N "_put_nbi", ctx, dest, source, nelems * sizeof(T), pe);                             \
     }                                                                                                             \
     void shmem_##N##_put_nbi(T *dest, const T *source, size_t nelems, int pe)                                   \
     {                                                                                                             \
-        put("shmem_" #N "_put_nbi", D_, dest, source, nelems * sizeof(T), pe);                                  \
+        put_nbi("shmem_" #N "_put_nbi", D_, dest, source, nelems * sizeof(T), pe);                                  \
     }                                                                                                             \
     void shmem_ctx_##N##_get_nbi(shmem_ctx_t ctx, T *dest, const T *source, size_t nelems, int pe)              \
     {                                                                                                             \
-        get("shmem_ctx_" #N "_get_nbi", ctx, dest, source, nelems * sizeof(T), pe);                             \
+        get_nbi("shmem_ctx_" #N "_get_nbi", ctx, dest, source, nelems * sizeof(T), pe);                             \
     }                                                                                                             \
     void shmem_##N##_get_nbi(T *dest, const T *source, size_t nelems, int pe)                                   \
     {                                                                                                             \
-        get("shmem_" #N "_get_nbi", D_, dest, source, nelems * sizeof(T), pe);                                  \
+        get_nbi("shmem_" #N "_get_nbi", D_, dest, source, nelems * sizeof(T), pe);                                  \
     }                                                                                                             \
     void shmem_ctx_##N##_p(shmem_ctx_t ctx, T *dest, T value, int pe) { p("shmem_ctx_" #N "_p", ctx, dest, value, pe); } \
     void shmem_##N##_p(T *dest, T value, int pe) { p("shmem_" #N "_p", D_, dest, value, pe); }                    \
@@ -195,19 +226,19 @@ SHMEM_RMA_TYPES(SHMEM_DEFINE_RMA_)
     }                                                                                                             \
     void shmem_ctx_put##BITS##_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe)      \
     {                                                                                                             \
-        put("shmem_ctx_put" #BITS "_nbi", ctx, dest, source, nelems * (BITS / 8), pe);                          \
+        put_nbi("shmem_ctx_put" #BITS "_nbi", ctx, dest, source, nelems * (BITS / 8), pe);                          \
     }                                                                                                             \
     void shmem_put##BITS##_nbi(void *dest, const void *source, size_t nelems, int pe)                           \
     {                                                                                                             \
-        put("shmem_put" #BITS "_nbi", D_, dest, source, nelems * (BITS / 8), pe);                               \
+        put_nbi("shmem_put" #BITS "_nbi", D_, dest, source, nelems * (BITS / 8), pe);                               \
     }                                                                                                             \
     void shmem_ctx_get##BITS##_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe)      \
     {                                                                                                             \
-        get("shmem_ctx_get" #BITS "_nbi", ctx, dest, source, nelems * (BITS / 8), pe);                          \
+        get_nbi("shmem_ctx_get" #BITS "_nbi", ctx, dest, source, nelems * (BITS / 8), pe);                          \
     }                                                                                                             \
     void shmem_get##BITS##_nbi(void *dest, const void *source, size_t nelems, int pe)                           \
     {                                                                                                             \
-        get("shmem_get" #BITS "_nbi", D_, dest, source, nelems * (BITS / 8), pe);                               \
+        get_nbi("shmem_get" #BITS "_nbi", D_, dest, source, nelems * (BITS / 8), pe);                               \
     }                                                                                                             \
     void shmem_ctx_iput##BITS(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst,    \
                               size_t nelems, int pe)                                                             \
@@ -249,8 +280,8 @@ SHMEM_RMA_SIZES(SHMEM_DEFINE_RMA_SIZE_)
     }
 SHMEM_DEFINE_MEM_(putmem, put)
 SHMEM_DEFINE_MEM_(getmem, get)
-SHMEM_DEFINE_MEM_(putmem_nbi, put)
-SHMEM_DEFINE_MEM_(getmem_nbi, get)
+SHMEM_DEFINE_MEM_(putmem_nbi, put_nbi)
+SHMEM_DEFINE_MEM_(getmem_nbi, get_nbi)
 #undef SHMEM_DEFINE_MEM_
 
 }  // extern "C"

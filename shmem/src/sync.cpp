@@ -81,19 +81,34 @@ inline int test(const char *routine, T *ivar, int cmp, T cmp_value)
 
 extern "C" {
 
-// No DMA on this port: a put is complete when its stores retire, so quiet and fence are the same fence for
-// every context (and a context's quiet waits for nothing of another context's).
-void shmem_fence(void) { port::fence(); }
+// A put is complete when its stores retire, except the _nbi transfers a port with DMA has in flight (rma.cpp):
+// quiet waits for them, a context's quiet for its own channel only. Fence waits too: a later store of the core
+// could overtake a DMA's writes to the same PE. Without DMA, quiet and fence are the same fence.
+void shmem_fence(void) { port::quiet(); }
 void shmem_quiet(void) { port::quiet(); }
+}  // extern "C"
+
+namespace {
+template <bool Dma = port::has_dma>
+void quiet_ctx(shmem_ctx_t ctx)
+{
+    if constexpr (Dma)
+        port::quiet_channel(ctx_channel(ctx));
+    else
+        port::quiet();
+}
+}  // namespace
+
+extern "C" {
 void shmem_ctx_fence(shmem_ctx_t ctx)
 {
     check_ctx("shmem_ctx_fence", ctx);
-    port::fence();
+    quiet_ctx(ctx);
 }
 void shmem_ctx_quiet(shmem_ctx_t ctx)
 {
     check_ctx("shmem_ctx_quiet", ctx);
-    port::quiet();
+    quiet_ctx(ctx);
 }
 
 void shmem_barrier_all(void)

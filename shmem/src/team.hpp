@@ -72,4 +72,11 @@ inline void check_team(const char *routine, shmem_team_t team)
     return team_world_pe(t, pe);
 }
 
+// A context's DMA channel on a port with DMA (port::has_dma): the default context's is 0, created contexts
+// alternate from 1, so that two contexts are quieted independently (shmem_ctx_quiet waits for its own only).
+inline unsigned ctx_channel(shmem_ctx_t ctx)
+{
+    return ctx == SHMEM_CTX_DEFAULT ? 0u : unsigned(ctx - ctx_objects + 1) & 1u;
+}
+
 }  // namespace shmem::detail
