@@ -62,6 +62,8 @@ void *shmem_ptr(const void *dest, int pe)
     check_init("shmem_ptr");
     check_pe("shmem_ptr", pe);
     if (!is_symmetric(dest, 1)) return nullptr;  // not remotely accessible: the specification's null pointer
+    // The calling PE's own object is dest itself (a port may otherwise give its global alias, as Epiphany does).
+    if (pe == port::my_pe()) return const_cast<void *>(dest);
     return port::remote_ptr(const_cast<void *>(dest), pe);
 }
 
