@@ -53,4 +53,4 @@ set(SHMEM_PORT_LINK_OPTIONS -nostartfiles -Wl,-u,_shmem_ivt)
 set(SHMEM_EMULATOR_ARGS "")
 # 32 KB for everything: the library's fixed tables are cut to what a core can spare. Each team slot is
 # 256 B of flags plus the reduction work area; 4 teams (WORLD, SHARED and two more) and 8 contexts.
-set(SHMEM_PORT_DEFINITIONS SHMEM_MAX_TEAMS=4 SHMEM_MAX_CONTEXTS=8 SHMEM_TEAM_WORK_UNIT=64)
+set(SHMEM_PORT_DEFINITIONS SHMEM_MAX_TEAMS=4 SHMEM_MAX_CONTEXTS=8 SHMEM_TEAM_WORK_UNIT=64 SHMEM_CRT_MAX_ATEXIT=8)

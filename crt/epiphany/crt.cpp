@@ -16,8 +16,6 @@ int main(int argc, char **argv);
 extern char __heap_start[], __heap_end[];  // from the linker script: the symmetric heap's bounds
 typedef void (*init_fn)();
 extern init_fn __preinit_array_start[], __preinit_array_end[], __init_array_start[], __init_array_end[];
-extern init_fn __fini_array_start[], __fini_array_end[];
-int __cxa_atexit(void (*fn)(void *), void *arg, void *dso);
 
 [[noreturn]] void shmem_crt_start(struct shmem_ep_boot_block *boot);
 [[noreturn]] void shmem_crt_trap(uint32_t kind, uint32_t pc, uint32_t status, uint32_t sp);
@@ -159,34 +157,6 @@ void _exit(int status)
     port::finish(status);
 }
 
-// exit() and atexit() are ours, not newlib's: newlib's exit() reaches its reentrancy structure (_impure_data,
-// 1 KB of .data) even in a program that never uses stdio; every byte of the bank counts here.
-namespace {
-constexpr int max_atexit = 8;
-void (*atexit_fns[max_atexit])(void *);
-void *atexit_args[max_atexit];
-int atexit_count;
-void call_plain(void *fn) { reinterpret_cast<void (*)()>(fn)(); }
-}  // namespace
-
-int __cxa_atexit(void (*fn)(void *), void *arg, void *)
-{
-    if (atexit_count == max_atexit) return -1;
-    atexit_fns[atexit_count] = fn;
-    atexit_args[atexit_count++] = arg;
-    return 0;
-}
-
-int atexit(void (*fn)(void)) { return __cxa_atexit(call_plain, reinterpret_cast<void *>(fn), nullptr); }
-
-void exit(int status)
-{
-    while (atexit_count > 0) {
-        --atexit_count;
-        atexit_fns[atexit_count](atexit_args[atexit_count]);
-    }
-    for (init_fn *f = __fini_array_end; f > __fini_array_start;) (*--f)();
-    _exit(status);
-}
+// exit(), atexit(): crt/common/exit.cpp.
 
 }  // extern "C"

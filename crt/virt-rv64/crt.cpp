@@ -16,7 +16,6 @@ extern char __image_start[];   // the image's first byte (link address 0)
 extern char __stack_size[];    // absolute symbol whose value is the stack size (see below)
 typedef void (*init_fn)();
 extern init_fn __preinit_array_start[], __preinit_array_end[], __init_array_start[], __init_array_end[];
-extern init_fn __fini_array_start[], __fini_array_end[];
 
 [[noreturn]] void shmem_crt_start(struct shmem_boot_block *boot);
 [[noreturn]] void shmem_crt_bad_boot_block(uint64_t hart, uintptr_t where);
@@ -25,7 +24,6 @@ extern init_fn __fini_array_start[], __fini_array_end[];
 [[noreturn]] void _exit(int status);
 int shmem_crt_putc(char c);
 void shmem_crt_flush(void);
-int __cxa_atexit(void (*fn)(void *), void *arg, void *dso);
 int getentropy(void *buf, size_t n);
 }
 
@@ -124,38 +122,8 @@ void shmem_crt_start(struct shmem_boot_block *boot)
     exit(main(argc, argv));
 }
 
-// exit() and atexit() are ours, not picolibc's: picolibc's exit() tests weak symbols (__call_exitprocs, _fini)
-// with pc-relative addressing, and in an image linked at 0 but running elsewhere an undefined weak symbol's
-// address is the image base, not 0. Same for getentropy below.
-namespace {
-constexpr int max_atexit = 32;
-void (*atexit_fns[max_atexit])(void *);
-void *atexit_args[max_atexit];
-int atexit_count;
-
-void call_plain(void *fn) { reinterpret_cast<void (*)()>(fn)(); }
-}  // namespace
-
-int __cxa_atexit(void (*fn)(void *), void *arg, void *)
-{
-    if (atexit_count == max_atexit) return -1;
-    atexit_fns[atexit_count] = fn;
-    atexit_args[atexit_count++] = arg;
-    return 0;
-}
-
-int atexit(void (*fn)(void)) { return __cxa_atexit(call_plain, reinterpret_cast<void *>(fn), nullptr); }
-
-void exit(int status)
-{
-    while (atexit_count > 0) {
-        --atexit_count;
-        atexit_fns[atexit_count](atexit_args[atexit_count]);
-    }
-    for (init_fn *f = __fini_array_end; f > __fini_array_start;) (*--f)();
-    _exit(status);
-}
-
+// exit(), atexit(): crt/common/exit.cpp. getentropy is ours for the reason given there (picolibc's tests an
+// undefined weak symbol, whose address is the image base in an image running away from its link address).
 int getentropy(void *, size_t)
 {
     return -1;  // no entropy source on this machine

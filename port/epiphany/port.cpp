@@ -16,8 +16,11 @@ volatile shmem_ep_mailbox *mailbox() { return reinterpret_cast<volatile shmem_ep
 uint32_t console_head;  // bytes this PE has put in its ring
 uint32_t console_tail;  // the host's tail as last read (a remote read: only when the ring looks full)
 
+// Done: sleep for good, still serving interrupts (an IPI get from a PE that is not done yet). The timers stop:
+// nothing waits for the backstop any more, and a simulator (esim) steps every cycle a timer counts, idle or not.
 [[noreturn]] void park()
 {
+    reg::at(reg::config) = reg::at(reg::config) & ~0xff0u;
     for (;;) __asm__ volatile("idle" ::: "memory");
 }
 

@@ -1,0 +1,52 @@
+// exit(), atexit() and __cxa_atexit() for every port's startup code, instead of the C library's:
+//  - picolibc's exit() (virt-rv64) tests weak symbols (__call_exitprocs, _fini) with pc-relative addressing, and
+//    in an image linked at 0 but running elsewhere an undefined weak symbol's address is the image base, not 0;
+//  - newlib's exit() (Epiphany) reaches its reentrancy structure (_impure_data, 1 KB of .data) even in a program
+//    that never uses stdio, and every byte of a 32 KB bank counts.
+// Handlers run in reverse order of registration, then the destructors (.fini_array), then the port's _exit().
+// SHMEM_CRT_MAX_ATEXIT handlers fit (a port setting: 32 by default, 8 on Epiphany); one more is refused (-1).
+#include <stdlib.h>
+
+#ifndef SHMEM_CRT_MAX_ATEXIT
+#define SHMEM_CRT_MAX_ATEXIT 32
+#endif
+
+extern "C" {
+typedef void (*init_fn)();
+extern init_fn __fini_array_start[], __fini_array_end[];
+int __cxa_atexit(void (*fn)(void *), void *arg, void *dso);
+[[noreturn]] void _exit(int status);
+}
+
+namespace {
+constexpr int max_atexit = SHMEM_CRT_MAX_ATEXIT;
+void (*atexit_fns[max_atexit])(void *);
+void *atexit_args[max_atexit];
+int atexit_count;
+
+void call_plain(void *fn) { reinterpret_cast<void (*)()>(fn)(); }
+}  // namespace
+
+extern "C" {
+
+int __cxa_atexit(void (*fn)(void *), void *arg, void *)
+{
+    if (atexit_count == max_atexit) return -1;
+    atexit_fns[atexit_count] = fn;
+    atexit_args[atexit_count++] = arg;
+    return 0;
+}
+
+int atexit(void (*fn)(void)) { return __cxa_atexit(call_plain, reinterpret_cast<void *>(fn), nullptr); }
+
+void exit(int status)
+{
+    while (atexit_count > 0) {
+        --atexit_count;
+        atexit_fns[atexit_count](atexit_args[atexit_count]);
+    }
+    for (init_fn *f = __fini_array_end; f > __fini_array_start;) (*--f)();
+    _exit(status);
+}
+
+}  // extern "C"
