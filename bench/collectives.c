@@ -16,7 +16,13 @@
 #include <stdio.h>
 
 #define REPS 10
+/* Largest message: 64 KiB, or 512 B where a PE has 32 KB (SHMEM_SMALL_SIZES, set by cmake/shmem.cmake for
+ * Epiphany), whose symmetric heap then holds the source and the 8 KB fcollect target. */
+#if SHMEM_SMALL_SIZES
+#define MAXB 512
+#else
 #define MAXB (64 * 1024)
+#endif
 
 static long *src, *dst;
 static long counter;
@@ -53,7 +59,11 @@ int main(void)
     shmem_init();
     const int me = shmem_my_pe(), n = shmem_n_pes();
     src = shmem_malloc(MAXB);
-    dst = shmem_malloc(MAXB * (size_t)(n > 16 ? n : 16));
+    dst = shmem_malloc(MAXB * (size_t)16); /* fcollect is measured while bytes * n <= MAXB * 16 */
+    if (src == NULL || dst == NULL) {
+        if (me == 0) printf("collectives: no room for %d + %d bytes in the symmetric heap\n", MAXB, MAXB * 16);
+        shmem_global_exit(2);
+    }
     for (int i = 0; i < MAXB / 8; ++i) src[i] = me + i;
     if (me == 0) {
         printf("collectives: a cycle = one retired instruction of the whole machine (oshrun --icount)\n");

@@ -1,4 +1,4 @@
-/* Cycles of shmem_putmem and shmem_getmem to a neighbour, 8 B to 64 KiB, and the alpha-beta fit
+/* Cycles of shmem_putmem and shmem_getmem to a neighbour, 8 B to 64 KiB (4 KiB on Epiphany), and the alpha-beta fit
  * T(L) = alpha + beta * L (least squares over the sizes). PE 0 measures against PE 1 while every other PE sleeps
  * in a barrier. Run it with `oshrun --icount`: under `-icount shift=0,sleep=off` a cycle is one retired
  * instruction of the whole machine, so with the others asleep it counts PE 0's instructions, repeatably. */
@@ -7,7 +7,13 @@
 #include <stdint.h>
 #include <stdio.h>
 
+/* Where a PE has 32 KB (SHMEM_SMALL_SIZES, set by cmake/shmem.cmake for Epiphany) the sizes stop at 4 KiB:
+ * the two symmetric buffers and the local one take 12 KB there. */
+#if SHMEM_SMALL_SIZES
+#define MAX (4 * 1024)
+#else
 #define MAX (64 * 1024)
+#endif
 #define REPS 5
 
 typedef void (*xfer_fn)(void *, const void *, size_t, int);
@@ -49,6 +55,10 @@ int main(void)
     static char local[MAX];
     for (int i = 0; i < MAX; ++i) local[i] = (char)i;
     const int me = shmem_my_pe(), n = shmem_n_pes();
+    if (a == NULL || b == NULL) {
+        if (me == 0) printf("putget: no room for two %d-byte buffers in the symmetric heap\n", MAX);
+        shmem_global_exit(2);
+    }
     if (n < 2) {
         if (me == 0) printf("putget: needs at least 2 PEs\n");
         shmem_finalize();

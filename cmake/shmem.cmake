@@ -8,28 +8,45 @@
 #   add_shmem_test(name SOURCES ... [PES 1 2 3 ...] [TIMEOUT s] [ARGS ...] [DRAM_CODE]
 #                  [EXPECT_EXIT code] [EXPECT_OUTPUT regex] [PROGRAM target])
 #       builds the program (or reuses PROGRAM) and adds one ctest test per PE count, name/npN, that runs it
-#       through oshrun. By default a test passes when the run exits 0; EXPECT_EXIT/EXPECT_OUTPUT make it pass
-#       only when the run exits with that status and prints output matching the regex.
+#       through oshrun, with a time limit of TIMEOUT (default 60 s) x SHMEM_TIMEOUT_FACTOR. By default a test
+#       passes when the run exits 0; EXPECT_EXIT/EXPECT_OUTPUT make it pass only when the run exits with that
+#       status and prints output matching the regex.
 
 set(SHMEM_DEFAULT_PES 1 2 3 4 8 16 CACHE STRING "PE counts every test runs at")
 set(SHMEM_API_PES 1 2 3 4 5 7 8 12 16 CACHE STRING "PE counts the tests of the 1.5 API families run at")
 
-# Programs whose static data (sized for virt-rv64's megabytes) does not fit in a 32 KB Epiphany core yet: they
-# are not built for Epiphany, and configuring says so for each (README.md, "Epiphany: what runs").
-set(SHMEM_EPIPHANY_UNFIT active_set amo_lock amo_signal amo_types collectives collectives_generic rma_types
-    teams neg_oversized fft2d matvec cbir bench_putget bench_collectives bench_channels)
+# What every program may assume about the target, as compile definitions: tests, examples and benchmarks choose
+# their problem sizes by them (and the tests' CMake files their arguments by SHMEM_SMALL_SIZES).
+#   SHMEM_TARGET_MAX_PES   the most PEs a run can have (a chip's cores, the emulator's harts)
+#   SHMEM_SMALL_SIZES      1: the small problem sizes, for a PE whose code, static data, symmetric heap and stack
+#                          share one small bank (Epiphany: 32 KB per core, linker/epiphany/sections.ld). On by
+#                          default there; turned on for another target, that target runs the same sizes.
+if(SHMEM_PORT STREQUAL "epiphany")
+  set(_small_default ON)
+else()
+  set(_small_default OFF)
+endif()
+option(SHMEM_SMALL_SIZES "Tests, examples and benchmarks use their small problem sizes (32 KB per PE)" ${_small_default})
+
+# The tests' time limits (TIMEOUT below) are set for virt-rv64 under QEMU. The Epiphany simulator (oshrun's esim
+# backend, where there is no Parallella: one epiphany-elf-run process per core) is much slower, so on Epiphany
+# every limit is multiplied by 10 unless SHMEM_TIMEOUT_FACTOR says otherwise (1 for a board).
+if(SHMEM_PORT STREQUAL "epiphany")
+  set(_timeout_factor_default 10)
+else()
+  set(_timeout_factor_default 1)
+endif()
+set(SHMEM_TIMEOUT_FACTOR ${_timeout_factor_default} CACHE STRING "Multiplier of every test's time limit")
 
 function(add_shmem_executable name)
   cmake_parse_arguments(ARG "DRAM_CODE" "" "SOURCES" ${ARGN})
-  if(SHMEM_PORT STREQUAL "epiphany" AND name IN_LIST SHMEM_EPIPHANY_UNFIT)
-    message(STATUS "${SHMEM_TARGET}: ${name} is not built: its static data does not fit in a core's 32 KB")
-    return()
-  endif()
   add_executable(${name} ${ARG_SOURCES} ${ARG_UNPARSED_ARGUMENTS})
   if(ARG_DRAM_CODE)
     set_target_properties(${name} PROPERTIES SHMEM_DRAM_CODE ON)
   endif()
   target_link_libraries(${name} PRIVATE shmem)
+  target_compile_definitions(${name} PRIVATE SHMEM_TARGET_MAX_PES=${SHMEM_MAX_PES}
+                             SHMEM_SMALL_SIZES=$<BOOL:${SHMEM_SMALL_SIZES}>)
   # The C driver links: there is no libstdc++ for this target, and the library needs none.
   set_target_properties(${name} PROPERTIES SUFFIX ".elf" LINKER_LANGUAGE C)
   target_link_options(${name} PRIVATE "-Wl,-Map=$<TARGET_FILE:${name}>.map")
@@ -43,10 +60,7 @@ function(add_shmem_test name)
   if(NOT ARG_TIMEOUT)
     set(ARG_TIMEOUT 60)
   endif()
-  if(SHMEM_PORT STREQUAL "epiphany" AND (name IN_LIST SHMEM_EPIPHANY_UNFIT OR ARG_PROGRAM IN_LIST SHMEM_EPIPHANY_UNFIT))
-    message(STATUS "${SHMEM_TARGET}: no test ${name}: its program does not fit in a core's 32 KB")
-    return()
-  endif()
+  math(EXPR ARG_TIMEOUT "${ARG_TIMEOUT} * ${SHMEM_TIMEOUT_FACTOR}")
   if(ARG_PROGRAM)
     set(program ${ARG_PROGRAM})
   else()

@@ -36,7 +36,11 @@ int main(void)
 {
     shmem_init();
     rounds(shmem_barrier_all, "shmem_barrier_all", 0);
-    rounds(shmemx_barrier_all_wand, "wand", 1000);
+#if defined(__epiphany__)
+    /* Epiphany's WAND is wired across the whole chip: it completes only when every core takes part. */
+    if (shmem_n_pes() == SHMEM_TARGET_MAX_PES)
+#endif
+        rounds(shmemx_barrier_all_wand, "wand", 1000);
     rounds(shmemx_barrier_all_dissemination, "dissemination", 2000);
     rounds(quiet_sync_all, "sync_all", 3000);
     if (shmem_my_pe() == 0) printf("barrier: %d PEs ok\n", shmem_n_pes());

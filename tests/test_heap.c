@@ -5,24 +5,36 @@
 
 #include "check.h"
 
-static uintptr_t addr_of_pe0;
+/* Block sizes: on a PE of 32 KB (Epiphany; the program's code runs from external DRAM there) the symmetric heap
+ * is about 20 KB, and this program needs 7 KB of it at most with the small sizes (the big ones: 55 KB); the
+ * alignments stop at 4 KiB there. The paths are the same: a 4 KiB alignment still pads the break, the realloc
+ * still grows in place and then moves. */
+#define MAX_ALIGN TARGET_SIZE(65536, 4096)
+#define GROW_INTS TARGET_SIZE(4096, 256)    /* realloc grows a 16-int block to this, in place at the break */
+#define BLOCKER_BYTES TARGET_SIZE(4096, 512) /* larger than any hole */
+#define MOVE_INTS TARGET_SIZE(8192, 512)    /* then grows it to this, by moving */
 
-/* the same block on every PE: the address of my block on PE 0 (shmem_ptr) is PE 0's own address of it */
+static uintptr_t offset_on_pe0;
+static int anchor; /* a static symmetric object: blocks are compared by their offset from it */
+
+/* the same block on every PE: the block's offset from `anchor` in PE 0's memory, as this PE sees PE 0 through
+ * shmem_ptr, is the offset PE 0 sees for its own block (addresses themselves differ: virt-rv64 puts each PE in
+ * its own partition, and Epiphany's shmem_ptr gives another core's memory as a global address) */
 static void check_symmetric_addr(void *p, const char *what)
 {
-    if (shmem_my_pe() == 0) addr_of_pe0 = (uintptr_t)p;
+    if (shmem_my_pe() == 0) offset_on_pe0 = (uintptr_t)p - (uintptr_t)&anchor;
     shmem_barrier_all();
-    uintptr_t pe0 = shmem_g((unsigned long *)&addr_of_pe0, 0);
-    uintptr_t mine_on_pe0 = (uintptr_t)shmem_ptr(p, 0);
-    CHECK(pe0 == mine_on_pe0, "%s: block %p is %#lx on PE 0, where PE 0 got %#lx", what, p,
-          (unsigned long)mine_on_pe0, (unsigned long)pe0);
+    uintptr_t pe0 = shmem_g((unsigned long *)&offset_on_pe0, 0);
+    uintptr_t mine_on_pe0 = (uintptr_t)shmem_ptr(p, 0) - (uintptr_t)shmem_ptr(&anchor, 0);
+    CHECK(pe0 == mine_on_pe0, "%s: block %p is at offset %#lx from a static object on PE 0, where PE 0 got %#lx",
+          what, p, (unsigned long)mine_on_pe0, (unsigned long)pe0);
     shmem_barrier_all();
 }
 
 static void ring_put_check(int *buf, size_t count, int salt)
 {
     const int me = shmem_my_pe(), n = shmem_n_pes();
-    int local[256];
+    static int local[256]; /* private (static: a 1 KB array would fill an Epiphany core's stack) */
     for (size_t i = 0; i < count; ++i) local[i] = (int)test_pattern(me, i, salt);
     shmem_int_put(buf, local, count, (me + 1) % n);
     shmem_barrier_all();
@@ -48,8 +60,8 @@ int main(void)
     for (int i = 0; i < 300; ++i) CHECK(z[i] == 0, "calloc element %d = %ld", i, z[i]);
     check_symmetric_addr(z, "calloc");
 
-    /* align: every power of two up to 64 KiB */
-    for (size_t al = 1; al <= 65536; al <<= 1) {
+    /* align: every power of two up to 64 KiB (4 KiB) */
+    for (size_t al = 1; al <= MAX_ALIGN; al <<= 1) {
         void *p = shmem_align(al, 24);
         CHECK(p != NULL, "align %zu", al);
         CHECK(((uintptr_t)p & (al - 1)) == 0, "align %zu gave %p", al, p);
@@ -77,12 +89,12 @@ int main(void)
     /* realloc keeps the contents: grow in place at the break, and grow by moving */
     int *r = shmem_malloc(16 * sizeof(int));
     for (int i = 0; i < 16; ++i) r[i] = me * 100 + i;
-    int *r2 = shmem_realloc(r, 4096 * sizeof(int));
+    int *r2 = shmem_realloc(r, GROW_INTS * sizeof(int));
     CHECK(r2 != NULL, "realloc grow");
     for (int i = 0; i < 16; ++i) CHECK(r2[i] == me * 100 + i, "realloc lost element %d", i);
     check_symmetric_addr(r2, "realloc");
-    int *blocker = shmem_malloc(4096); /* larger than any hole: it lands behind r2 */
-    int *r3 = shmem_realloc(r2, 8192 * sizeof(int)); /* not last any more: must move */
+    int *blocker = shmem_malloc(BLOCKER_BYTES); /* larger than any hole: it lands behind r2 */
+    int *r3 = shmem_realloc(r2, MOVE_INTS * sizeof(int)); /* not last any more: must move */
     CHECK(r3 != NULL && r3 != r2, "realloc move %p -> %p", (void *)r2, (void *)r3);
     for (int i = 0; i < 16; ++i) CHECK(r3[i] == me * 100 + i, "realloc move lost element %d", i);
     check_symmetric_addr(r3, "realloc move");
@@ -92,8 +104,9 @@ int main(void)
     CHECK(fresh != NULL, "realloc(NULL) allocates");
 
     /* exhaustion: NULL, not a crash, and the heap still works afterwards */
-    void *huge = shmem_malloc((size_t)1 << 40);
-    CHECK(huge == NULL, "1 TiB allocation succeeded?");
+    const size_t huge_size = (size_t)1 << (sizeof(size_t) > 4 ? 40 : 30); /* 1 TiB; 1 GiB with 32-bit size_t */
+    void *huge = shmem_malloc(huge_size);
+    CHECK(huge == NULL, "an allocation of %zu bytes succeeded?", huge_size);
     CHECK(shmem_malloc(0) == NULL, "malloc(0) is NULL");
     void *small = shmem_malloc(8);
     CHECK(small != NULL, "heap unusable after a failed allocation");

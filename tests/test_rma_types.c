@@ -12,13 +12,17 @@
 #define VAL(T, pe, i, round) ((T)(test_pattern((pe), (i), (round)) % 100))
 #define GUARD(T) ((T)99)
 
+/* One source, one target and one private buffer serve every type in turn (the types run one after the other),
+ * so the static data is that of the largest type, not of all of them: a PE has 32 KB on Epiphany. */
+#define BUFFER(T, N) T N##_[LEN * STRIDE + 2];
+static union { SHMEM_RMA_TYPES(BUFFER) } src_buf, dst_buf, local_buf;
+
 #define TEST_TYPE(T, N)                                                                                        \
-    static T N##_src[LEN * STRIDE], N##_dst[LEN * STRIDE + 2];                                                 \
     static void test_##N(int round)                                                                            \
     {                                                                                                          \
         const int me = shmem_my_pe(), n = shmem_n_pes();                                                       \
         const int right = (me + 1) % n, left = (me + n - 1) % n;                                               \
-        T local[LEN * STRIDE];                                                                                 \
+        T *const N##_src = src_buf.N##_, *const N##_dst = dst_buf.N##_, *const local = local_buf.N##_;         \
         for (size_t i = 0; i < LEN * STRIDE; ++i) N##_src[i] = VAL(T, me, i, round);                           \
         for (size_t i = 0; i < LEN * STRIDE + 2; ++i) N##_dst[i] = GUARD(T);                                   \
         shmem_barrier_all();                                                                                   \
@@ -29,7 +33,7 @@
         for (size_t i = 0; i < LEN; ++i)                                                                       \
             CHECK(N##_dst[i + 1] == VAL(T, left, i, round), #N "_put element %zu", i);                         \
         /* get from the left neighbour's source */                                                             \
-        memset(local, 0, sizeof local);                                                                        \
+        memset(local, 0, LEN * STRIDE * sizeof(T));                                                            \
         shmem_##N##_get(local, N##_src, LEN, left);                                                            \
         for (size_t i = 0; i < LEN; ++i) CHECK(local[i] == VAL(T, left, i, round), #N "_get element %zu", i);  \
         shmem_barrier_all();                                                                                   \
@@ -60,7 +64,7 @@
         shmem_barrier_all();                                                                                   \
         for (size_t i = 0; i < LEN; ++i)                                                                       \
             CHECK(N##_dst[i] == VAL(T, left, i + 1, round), #N "_put_nbi element %zu", i);                     \
-        memset(local, 0, sizeof local);                                                                        \
+        memset(local, 0, LEN * STRIDE * sizeof(T));                                                            \
         shmem_##N##_get_nbi(local, N##_src + 2, LEN, left);                                                    \
         shmem_quiet();                                                                                         \
         for (size_t i = 0; i < LEN; ++i)                                                                       \

@@ -5,11 +5,15 @@
 
 #include "check.h"
 
-#define BIG (64 * 1024)
+/* The large transfers: 64 KiB, or 4 KiB on a PE of 32 KB (Epiphany), still many times the copy loop's block and
+ * more than the longest of the alignment tests. */
+#define BIG TARGET_SIZE(64 * 1024, 4 * 1024)
 
 static unsigned char byte_of(int pe, size_t i, int salt) { return (unsigned char)(test_pattern(pe, i, salt) >> 3); }
 
 static unsigned char *src, *dst;
+/* the private target of the gets (static rather than on the stack: an Epiphany core's stack is 1.5 KB) */
+static unsigned char local[1100];
 
 static void test_mem_alignments(void)
 {
@@ -32,7 +36,6 @@ static void test_mem_alignments(void)
                           len, i, dst[i], want);
                 }
                 /* get: from the left neighbour's src into a local buffer */
-                unsigned char local[1100];
                 memset(local, 0xdd, span);
                 shmem_getmem(local + dof, src + so, len, left);
                 for (size_t i = 0; i < span; ++i) {
@@ -51,12 +54,12 @@ static void test_big(void)
     shmem_barrier_all();
     shmem_putmem(dst, src, BIG, right);
     shmem_barrier_all();
-    for (size_t i = 0; i < BIG; ++i) CHECK(dst[i] == byte_of(left, i, 777), "64 KiB putmem byte %zu", i);
+    for (size_t i = 0; i < BIG; ++i) CHECK(dst[i] == byte_of(left, i, 777), "%d-byte putmem byte %zu", BIG, i);
     shmem_barrier_all();
     memset(dst, 0, BIG);
     shmem_getmem_nbi(dst, src, BIG, left);
     shmem_quiet();
-    for (size_t i = 0; i < BIG; ++i) CHECK(dst[i] == byte_of(left, i, 777), "64 KiB getmem_nbi byte %zu", i);
+    for (size_t i = 0; i < BIG; ++i) CHECK(dst[i] == byte_of(left, i, 777), "%d-byte getmem_nbi byte %zu", BIG, i);
     shmem_barrier_all();
 }
 
@@ -74,7 +77,6 @@ static void test_big(void)
         shmem_barrier_all();                                                                                       \
         for (size_t i = 0; i < nel * esize + esize; ++i)                                                           \
             CHECK(dst[i] == (i < nel * esize ? byte_of(left, i, BITS) : 0xee), "put" #BITS " byte %zu", i);       \
-        unsigned char local[21 * 3 * 16 + 16];                                                                     \
         memset(local, 0xdd, sizeof local);                                                                         \
         shmem_get##BITS(local, src, nel, left);                                                                    \
         for (size_t i = 0; i < nel * esize + esize; ++i)                                                           \

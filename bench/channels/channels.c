@@ -21,6 +21,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#ifndef SHMEM_TARGET_MAX_PES /* set by cmake/shmem.cmake: the most PEs a run of the target can have */
+#define SHMEM_TARGET_MAX_PES 512
+#endif
 #define REPS 400
 #define STREAM 4000
 
@@ -178,10 +181,14 @@ int main(void)
 
     /* (c) many-to-one: to_root[i] is PE (i + 1) mod n's channel to PE 0, one slot; PE 0 answers on `there` */
     to_root = shmem_malloc((size_t)n * sizeof *to_root);
+    if (to_root == NULL) {
+        if (me == 0) printf("channels: no room for %d channels in the symmetric heap\n", n);
+        shmem_global_exit(2);
+    }
     for (int i = 0; i < n; ++i) shmemx_channel_init(&to_root[i], (i + 1) % n, 0, 1);
     pair_init(1);
-    static uint64_t m2o[512]; /* symmetric: PE 1 measures, PE 0 prints */
-    uint64_t mine[512];
+    static uint64_t m2o[SHMEM_TARGET_MAX_PES]; /* symmetric: PE 1 measures, PE 0 prints */
+    uint64_t mine[SHMEM_TARGET_MAX_PES];
     const int max_idle = n - 1;
     for (int idle = 0; idle <= max_idle; ++idle) mine[idle] = many_to_one(idle);
     if (me == 1) shmem_putmem(m2o, mine, (size_t)(max_idle + 1) * sizeof m2o[0], 0);

@@ -1,12 +1,12 @@
 /* CBIR-style feature extraction: colour autocorrelograms of many small images, block-distributed over the PEs.
  *
- *   oshrun -np N cbir.elf [images [colours [query [feature|gather]]]]      (defaults 64 16 0)
+ *   oshrun -np N cbir.elf [images [colours [query [feature|gather]]]]      (defaults 64 16 0; Epiphany: 16 16 0)
  *
- * Images. I images of 32 x 32 pixels, each pixel a colour index in 0..C-1 (C = 16 or 32). Image k is a noisy
- * copy of base image k mod 8: copy j = k / 8 has (3 j)% of its pixels replaced by random colours, so image k
- * and k + 8 look alike, and copy 0 is the base itself. A base is a background and 12 rectangles of random
- * colours and sizes. Everything comes from LCGs seeded by the base and the image index, so any PE can make any
- * image, and the serial and parallel runs see the same pixels.
+ * Images. I images of 32 x 32 pixels (16 x 16 on Epiphany), each pixel a colour index in 0..C-1 (C = 16 or 32).
+ * Image k is a noisy copy of base image k mod 8: copy j = k / 8 has (3 j)% of its pixels replaced by random
+ * colours, so image k and k + 8 look alike, and copy 0 is the base itself. A base is a background and 12
+ * rectangles of random colours and sizes. Everything comes from LCGs seeded by the base and the image index, so
+ * any PE can make any image, and the serial and parallel runs see the same pixels.
  *
  * Feature: the autocorrelogram. For colour c and distance d in D = {1, 3, 5, 7}: of all ordered pixel pairs
  * (p, q) inside the image with L-infinity distance |p - q| = d and colour(p) = c, the fraction with colour(q) = c
@@ -40,7 +40,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Where a PE has 32 KB for code, data, heap and stack (SHMEM_SMALL_SIZES, set by cmake/shmem.cmake for
+ * Epiphany; the code runs from external DRAM there) the images are 16 x 16 (the geometry table is 2 KB) and
+ * the default database is 16 images: every PE holds three copies of the features (256 B per image at 16
+ * colours) and its block in a symmetric heap of about 20 KB. */
+#if SHMEM_SMALL_SIZES
+#define SIDE 16
+#define DEFAULT_IMAGES 16
+#else
 #define SIDE 32
+#define DEFAULT_IMAGES 64
+#endif
 #define PIXELS (SIDE * SIDE)
 #define BASES 8
 #define NOISE_PERMILLE_PER_COPY 30
@@ -195,7 +205,7 @@ int main(int argc, char **argv)
     shmem_init();
     npes = shmem_n_pes();
     me = shmem_my_pe();
-    images = argc > 1 ? atoi(argv[1]) : 64;
+    images = argc > 1 ? atoi(argv[1]) : DEFAULT_IMAGES;
     colours = argc > 2 ? atoi(argv[2]) : 16;
     const int query = argc > 3 ? atoi(argv[3]) : 0;
     const char *fault = argc > 4 ? argv[4] : "";

@@ -3,8 +3,9 @@
  *
  *   oshrun [--icount] -np P fft2d.elf [N [put|get|store|alltoall|all [corrupt]]]     (default: 64 all)
  *
- * N is a power of two (4..1024; 64..256 is what the tests and the benchmark use), P must divide N. PE p owns
- * the B = N/P consecutive rows p*B .. p*B+B-1 of every matrix. The algorithm:
+ * N is a power of two (4..1024, or 4..64 on Epiphany; the tests and the benchmark use 64..256 on virt, 8..64 on
+ * Epiphany), P must divide N. PE p owns the B = N/P consecutive rows p*B .. p*B+B-1 of every matrix. The
+ * algorithm:
  *
  *   1. row FFTs      Z[r][.] = FFT(X[r][.])           on the PE's own B rows of the input X (in `a`)
  *   2. transpose     T[k2][r] = Z[r][k2]              T is row-distributed like X: the column block k2 of
@@ -87,7 +88,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The largest N: 1024, or 64 where a PE has 32 KB (SHMEM_SMALL_SIZES, set by cmake/shmem.cmake for Epiphany):
+ * the tables below are about 40 * MAX_N bytes, and the share of the matrices, 80*N*N/P bytes, must fit a heap of
+ * about 15 KB there (N = 8 on 1 PE, 16 on 2, 32 on 8, 64 on 64 PEs). */
+#if SHMEM_SMALL_SIZES
+#define MAX_N 64
+#else
 #define MAX_N 1024
+#endif
 
 typedef struct {
     double re, im;

@@ -1,6 +1,7 @@
 /* Streaming matrix-vector map: emitter -> W workers -> collector.
  *
- *   oshrun -np N matvec.elf [M [S [tree|linear|both [inject]]]]     (defaults 56 32 both; N >= 3)
+ *   oshrun -np N matvec.elf [M [S [tree|linear|both [inject]]]]     (defaults 56 32 both; N >= 3; Epiphany:
+ *                                                                    M <= 16, S <= 32, default M 16)
  *
  * PE 0 is the emitter, PEs 1..W (W = N - 2) are the workers, PE N-1 is the collector. The emitter generates a
  * stream of S integer M x M matrices A_i, each a deterministic function of its index i; matrix i belongs to
@@ -53,9 +54,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Limits of the static buffers. Where a PE has 32 KB for code, data, heap and stack (SHMEM_SMALL_SIZES, set by
+ * cmake/shmem.cmake for Epiphany; the code runs from external DRAM there) they are M <= 16, S <= 32 and the
+ * chip's cores: input slots 2 KB, result slots 128 B per worker, kept results 2 KB. */
+#if SHMEM_SMALL_SIZES
+#define MAX_M 16
+#define MAX_PES (SHMEM_TARGET_MAX_PES < 64 ? SHMEM_TARGET_MAX_PES : 64)
+#define MAX_S 32
+#else
 #define MAX_M 168
 #define MAX_PES 64
 #define MAX_S 512
+#endif
 #define SLOTS 2 /* double buffering */
 
 enum mode { LINEAR, TREE };
@@ -269,7 +279,7 @@ int main(int argc, char **argv)
         shmem_finalize();
         return 2;
     }
-    m = argc > 1 ? atoi(argv[1]) : 56;
+    m = argc > 1 ? atoi(argv[1]) : (MAX_M < 56 ? MAX_M : 56);
     stream = argc > 2 ? atoi(argv[2]) : 32;
     const char *mode_arg = argc > 3 ? argv[3] : "both";
     const int inject = argc > 4 && strcmp(argv[4], "inject") == 0;

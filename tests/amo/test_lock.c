@@ -12,13 +12,13 @@
 
 #define L 40
 #define M 7
-#define MAX_LOG (64 * L)
+#define MAX_LOG (TEST_MAX_PES * L)
 
 static long lock_a, lock_fifo, lock_t;
 static long locks[M];
 static long counter, counters[M];
 static int holders[MAX_LOG];
-static int order[64], order_next;
+static int order[TEST_MAX_PES], order_next;
 static int go;
 
 static void mutual_exclusion(void)
@@ -35,7 +35,7 @@ static void mutual_exclusion(void)
     shmem_barrier_all();
     CHECK(shmem_long_g(&counter, 0) == (long)n * L, "counter %ld, expected %d", shmem_long_g(&counter, 0), n * L);
     if (me == 0) {
-        int times[64] = {0};
+        int times[TEST_MAX_PES] = {0};
         for (int i = 0; i < n * L; ++i) ++times[holders[i]];
         for (int p = 0; p < n; ++p) CHECK(times[p] == L, "PE %d held the lock %d times, expected %d", p, times[p], L);
     }
@@ -168,7 +168,7 @@ static void several(void)
 int main(void)
 {
     shmem_init();
-    CHECK(shmem_n_pes() <= 64, "this test runs on at most 64 PEs");
+    CHECK(shmem_n_pes() <= TEST_MAX_PES, "this test runs on at most %d PEs", TEST_MAX_PES);
     mutual_exclusion();
     fifo();
     test_lock();

@@ -12,12 +12,16 @@ static uint64_t sig;
 static uint64_t epoch; /* the same on every PE: the SET signal of the current round */
 
 /* ---- SET, typed: every RMA type, the four forms, around the ring ------------------------------------------- */
+/* One target and one source serve every type in turn (the types run one after the other), so the static data is
+ * that of the largest type, not that of every type (32 KB per PE on Epiphany). */
+#define SIG_BUFFER(T, N) T N##_[NE];
+static union { SHMEM_RMA_TYPES(SIG_BUFFER) } dst_buf, src_buf;
+
 #define SIG_TYPE(T, N)                                                                                          \
-    static T N##_dst[NE];                                                                                       \
     static void set_##N(shmem_ctx_t ctx)                                                                        \
     {                                                                                                           \
         const int me = shmem_my_pe(), n = shmem_n_pes(), r = (me + 1) % n, l = (me + n - 1) % n;                \
-        T src[NE];                                                                                              \
+        T *const N##_dst = dst_buf.N##_, *const src = src_buf.N##_;                                             \
         for (int form = 0; form < 4; ++form) {                                                                  \
             ++epoch;                                                                                            \
             for (int i = 0; i < NE; ++i) src[i] = (T)test_pattern(me, i, (int)epoch);                           \
@@ -41,7 +45,7 @@ SHMEM_RMA_TYPES(SIG_TYPE)
 
 /* ---- ADD: every PE puts its block into its own slot of one PE's buffer, signal + 1. Form f: size f % 6 (put8,
  * put16, put32, put64, put128, putmem), _nbi if (f / 6) is odd, the context form if f >= 12. ----------------- */
-static unsigned char slots[64 * 16 * 16]; /* up to 64 PEs, 16 elements of up to 16 bytes */
+static unsigned char slots[TEST_MAX_PES * 16 * 16]; /* up to TEST_MAX_PES PEs, 16 elements of up to 16 bytes */
 static uint64_t add_sig;
 
 static void add_round(int target, int form, shmem_ctx_t ctx, int ctx_target)
@@ -141,6 +145,7 @@ static void comparisons(void)
 int main(void)
 {
     shmem_init();
+    CHECK(shmem_n_pes() <= TEST_MAX_PES, "the ADD rounds' buffer holds %d PEs", TEST_MAX_PES);
     shmem_ctx_t ctx;
     CHECK(shmem_ctx_create(0, &ctx) == 0, "shmem_ctx_create");
 #define RUN(T, N) set_##N(ctx);

@@ -8,11 +8,28 @@
 
 #include "check.h"
 
-#define N 300 /* crosses the chunk size of pWrk-based reductions */
+/* Elements per reduction: many chunks of pWrk (a chunk is about a 22nd of pWrk, which is N/2 + 1 + 64 elements
+ * here: 300 elements are 50 chunks; on a PE of 32 KB 100 elements are 50 chunks, too) */
+#define N TARGET_SIZE(300, 100)
 
 static long pSync[SHMEM_SYNC_SIZE], pSync2[SHMEM_SYNC_SIZE];
-static int32_t s32[64 * 4], d32[64 * 4 * 3];
-static int64_t s64[64 * 4], d64[64 * 4 * 3];
+/* sources: up to 2 elements per PE (alltoalls32), targets up to 3 (fcollect32, collect64) */
+static int32_t s32[TEST_MAX_PES * 2], d32[TEST_MAX_PES * 3];
+static int64_t s64[TEST_MAX_PES * 2], d64[TEST_MAX_PES * 3];
+
+/* The reductions' source, dest and pWrk: one set serves every type and operation in turn (they run one after
+ * the other), so the static data is that of the largest type, not that of every type (32 KB per PE on
+ * Epiphany). */
+#define WRK (N / 2 + 1 + SHMEM_REDUCE_MIN_WRKDATA_SIZE)
+#define RBUF_LEN (N > WRK ? N : WRK)
+#define RBUF_BIT(T, N_) T bit_##N_[RBUF_LEN];
+#define RBUF_MINMAX(T, N_) T minmax_##N_[RBUF_LEN];
+#define RBUF_ARITH(T, N_) T arith_##N_[RBUF_LEN];
+static union {
+    SHMEM_TO_ALL_BITWISE_TYPES(RBUF_BIT)
+    SHMEM_TO_ALL_MINMAX_TYPES(RBUF_MINMAX)
+    SHMEM_TO_ALL_ARITH_TYPES(RBUF_ARITH)
+} rsrc, rdst, rwrk;
 
 static void check_psync(const char *what)
 {
@@ -30,9 +47,9 @@ static void check_psync(const char *what)
 
 static long rin(int r, int i, int prod) { return prod ? ((r + i) % 4 == 0 ? 2 : 1) : (long)((r * 5 + i) % 7); }
 
-#define TO_ALL(T, N_, OP, OPC, PROD)                                                                          \
+#define TO_ALL(T, N_, TABLE, OP, OPC, PROD)                                                                   \
     {                                                                                                          \
-        static T src[N], dst[N], wrk[N / 2 + 1 + SHMEM_REDUCE_MIN_WRKDATA_SIZE];                               \
+        T *const src = rsrc.TABLE##_##N_, *const dst = rdst.TABLE##_##N_, *const wrk = rwrk.TABLE##_##N_;      \
         for (int i = 0; i < N; ++i) src[i] = (T)rin(ar, i, PROD);                                             \
         shmem_##N_##_##OP##_to_all(dst, src, N, start, logs, size, wrk, pSync);                                \
         for (int i = 0; i < N; ++i) {                                                                          \
@@ -49,9 +66,10 @@ static long rin(int r, int i, int prod) { return prod ? ((r + i) % 4 == 0 ? 2 : 
 #define C_MIN(a, b) ((b) < (a) ? (b) : (a))
 #define C_SUM(a, b) ((a) + (b))
 #define C_PROD(a, b) ((a) * (b))
-#define BITWISE_(T, N_) TO_ALL(T, N_, and, C_AND, 0) TO_ALL(T, N_, or, C_OR, 0) TO_ALL(T, N_, xor, C_XOR, 0)
-#define MINMAX_(T, N_) TO_ALL(T, N_, max, C_MAX, 0) TO_ALL(T, N_, min, C_MIN, 0)
-#define ARITH_(T, N_) TO_ALL(T, N_, sum, C_SUM, 0) TO_ALL(T, N_, prod, C_PROD, 1)
+#define BITWISE_(T, N_) \
+    TO_ALL(T, N_, bit, and, C_AND, 0) TO_ALL(T, N_, bit, or, C_OR, 0) TO_ALL(T, N_, bit, xor, C_XOR, 0)
+#define MINMAX_(T, N_) TO_ALL(T, N_, minmax, max, C_MAX, 0) TO_ALL(T, N_, minmax, min, C_MIN, 0)
+#define ARITH_(T, N_) TO_ALL(T, N_, arith, sum, C_SUM, 0) TO_ALL(T, N_, arith, prod, C_PROD, 1)
 
 static void on_set(int start, int logs, int size, const char *what)
 {
@@ -135,6 +153,7 @@ int main(void)
 {
     shmem_init();
     const int n = shmem_n_pes();
+    CHECK(n <= TEST_MAX_PES, "the collective buffers hold %d PEs", TEST_MAX_PES);
     for (int i = 0; i < SHMEM_SYNC_SIZE; ++i) pSync[i] = pSync2[i] = SHMEM_SYNC_VALUE;
     shmem_barrier_all();
     on_set(0, 0, n, "world");

@@ -7,18 +7,34 @@
 
 #include "check.h"
 
-#define MAXN 600 /* elements per reduction: many chunks */
-#define BLK 13   /* elements per block */
+/* Elements per reduction: many chunks of the work area (a chunk is SHMEM_TEAM_WORK_UNIT bytes: 256 by default,
+ * so 600 chars are 3 chunks and 600 complex doubles 38; 64 on Epiphany, where 150 elements make the same number
+ * of chunks of every type of the same size). */
+#define MAXN (600 * SHMEM_TEAM_WORK_UNIT / 256)
+#define BLK 13 /* elements per block */
+/* Block collectives: up to BLK elements from every PE (collect: at most 3, alltoalls: 6 strided ones) */
+#define SLOTS (TEST_MAX_PES * BLK)
 
-static long lsrc[MAXN], ldst[64 * BLK * 3];
-static int isrc[64 * BLK * 3], idst[64 * BLK * 3];
+static long lsrc[MAXN], ldst[SLOTS];
+static int isrc[SLOTS], idst[SLOTS];
+
+/* The reductions' source and dest: one pair serves every type and operation in turn (they run one after the
+ * other), so the static data is that of the largest type, not that of every type (32 KB per PE on Epiphany). */
+#define RBUF_BIT(T, N) T bit_##N[MAXN];
+#define RBUF_MINMAX(T, N) T minmax_##N[MAXN];
+#define RBUF_ARITH(T, N) T arith_##N[MAXN];
+static union {
+    SHMEM_REDUCE_BITWISE_TYPES(RBUF_BIT)
+    SHMEM_REDUCE_MINMAX_TYPES(RBUF_MINMAX)
+    SHMEM_REDUCE_ARITH_TYPES(RBUF_ARITH)
+} rsrc, rdst;
 
 /* input of reduction element i on team PE r: small values, so sums and products are exact in every type */
 static long rin(int r, int i, int op) { return op == 1 ? ((r + i) % 5 == 0 ? 2 : 1) : (long)((r * 7 + i * 3) % 11); }
 
-#define REDUCE_TEST(T, N, OP, OPC, ISPROD)                                                                     \
+#define REDUCE_TEST(T, N, TABLE, OP, OPC, ISPROD)                                                              \
     {                                                                                                          \
-        static T src[MAXN], dst[MAXN];                                                                         \
+        T *const src = rsrc.TABLE##_##N, *const dst = rdst.TABLE##_##N;                                        \
         const int lens[] = {1, 37, MAXN};                                                                      \
         for (int li = 0; li < 3; ++li) {                                                                       \
             const int len = lens[li];                                                                          \
@@ -44,9 +60,10 @@ static long rin(int r, int i, int op) { return op == 1 ? ((r + i) % 5 == 0 ? 2 :
 #define C_MIN(a, b) ((b) < (a) ? (b) : (a))
 #define C_SUM(a, b) ((a) + (b))
 #define C_PROD(a, b) ((a) * (b))
-#define BITWISE_(T, N) REDUCE_TEST(T, N, and, C_AND, 0) REDUCE_TEST(T, N, or, C_OR, 0) REDUCE_TEST(T, N, xor, C_XOR, 0)
-#define MINMAX_(T, N) REDUCE_TEST(T, N, max, C_MAX, 0) REDUCE_TEST(T, N, min, C_MIN, 0)
-#define ARITH_(T, N) REDUCE_TEST(T, N, sum, C_SUM, 0) REDUCE_TEST(T, N, prod, C_PROD, 1)
+#define BITWISE_(T, N) \
+    REDUCE_TEST(T, N, bit, and, C_AND, 0) REDUCE_TEST(T, N, bit, or, C_OR, 0) REDUCE_TEST(T, N, bit, xor, C_XOR, 0)
+#define MINMAX_(T, N) REDUCE_TEST(T, N, minmax, max, C_MAX, 0) REDUCE_TEST(T, N, minmax, min, C_MIN, 0)
+#define ARITH_(T, N) REDUCE_TEST(T, N, arith, sum, C_SUM, 0) REDUCE_TEST(T, N, arith, prod, C_PROD, 1)
 
 static void reductions(shmem_team_t t, const char *what)
 {
@@ -102,14 +119,13 @@ static void data_movement(shmem_team_t t, const char *what)
             CHECK(idst[(r * 2 + e) * 2 + 1] == 0, "%s: alltoalls wrote between strides", what);
         }
     /* mem forms */
-    char cs[8], cd[8 * 64];
+    char cs[8];
     for (int i = 0; i < 8; ++i) cs[i] = (char)(tme + i);
-    static char csym[8 * 64];
+    static char csym[8 * TEST_MAX_PES];
     shmem_team_sync(t); /* the previous result has been checked everywhere before it is overwritten */
     shmem_fcollectmem(t, csym, cs, 8);
     for (int r = 0; r < tn; ++r)
         for (int i = 0; i < 8; ++i) CHECK(csym[r * 8 + i] == (char)(r + i), "%s: fcollectmem", what);
-    (void)cd;
     shmem_team_sync(t); /* the previous result has been checked everywhere before it is overwritten */
     shmem_broadcastmem(t, csym, cs, 8, tn - 1);
     for (int i = 0; i < 8; ++i) CHECK(csym[i] == (char)(tn - 1 + i), "%s: broadcastmem", what);
@@ -123,21 +139,32 @@ static void on_team(shmem_team_t t, const char *what, int full)
     if (full) reductions(t, what);
 }
 
+/* A strided team of the world, its collectives, and its end. */
+static void on_split(int start, int stride, int size, const char *what, int full)
+{
+    shmem_team_t t;
+    CHECK(shmem_team_split_strided(SHMEM_TEAM_WORLD, start, stride, size, NULL, 0, &t) == 0, "split %s", what);
+    on_team(t, what, full);
+    shmem_team_destroy(t);
+}
+
 int main(void)
 {
     shmem_init();
     const int me = shmem_my_pe(), n = shmem_n_pes();
+    CHECK(n <= TEST_MAX_PES, "the block buffers hold %d PEs", TEST_MAX_PES);
     on_team(SHMEM_TEAM_WORLD, "world", 1);
-    shmem_team_t evens, odds, thirds, xt, yt;
-    shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 2, (n + 1) / 2, NULL, 0, &evens);
-    shmem_team_split_strided(SHMEM_TEAM_WORLD, 1, 2, n / 2 > 0 ? n / 2 : 1, NULL, 0, &odds);
-    shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 3, (n + 2) / 3, NULL, 0, &thirds);
-    shmem_team_split_2d(SHMEM_TEAM_WORLD, 3, NULL, 0, &xt, NULL, 0, &yt);
-    on_team(evens, "evens", 0);
-    on_team(n > 1 ? odds : SHMEM_TEAM_INVALID, "odds", 1); /* no PE 0 */
-    on_team(thirds, "thirds", 0);
+    /* One team after the other (the 2D split's two at once): a build may have only two teams besides the
+     * predefined ones (SHMEM_MAX_TEAMS is 4 on Epiphany), and every new team reuses a freed slot. */
+    on_split(0, 2, (n + 1) / 2, "evens", 0);
+    if (n > 1) on_split(1, 2, n / 2, "odds", 1); /* no PE 0 */
+    on_split(0, 3, (n + 2) / 3, "thirds", 0);
+    shmem_team_t xt, yt;
+    CHECK(shmem_team_split_2d(SHMEM_TEAM_WORLD, 3, NULL, 0, &xt, NULL, 0, &yt) == 0, "split_2d");
     on_team(xt, "rows", 0);
     on_team(yt, "columns", 0);
+    shmem_team_destroy(xt);
+    shmem_team_destroy(yt);
     if (me == 0) printf("collectives: %d PEs ok\n", n);
     shmem_finalize();
     return 0;

@@ -63,7 +63,12 @@ if(MODE STREQUAL "extract")
 #include <stdio.h>
 
 typedef void (*shmemi_fn_t)(void);
-static shmemi_fn_t const routines[] = {
+#if defined(__epiphany__) /* 32 KB per core: the table lives in the shared external DRAM */
+#define SHMEMI_TABLE_SECTION __attribute__((section(\".dram.conformance\")))
+#else
+#define SHMEMI_TABLE_SECTION
+#endif
+static shmemi_fn_t const routines[] SHMEMI_TABLE_SECTION = {
 ${entries}};
 
 int main(void)
