@@ -5,7 +5,8 @@
 // (different locks, different homes), and each waiter sleeps on its OWN PE's copy of the lock word until its
 // predecessor hands the lock over. A hand-over is one remote store and one wake-up; nobody polls a remote word.
 //
-// The lock is the user's symmetric long (8 bytes, 8-aligned, zero on every PE before first use), used as
+// The lock is the user's symmetric long (8 bytes, 8-aligned, zero on every PE before first use; 4 bytes on
+// Epiphany, see below), used as
 //   bytes 0-3  tail   uint32  on the home PE only: PE + 1 of the last PE in the queue, 0 = the lock is free
 //   bytes 4-5  next   uint16  this PE's queue node: PE + 1 of the PE queued right behind it, 0 = none (yet)
 //   bytes 6-7  state  uint16  this PE's queue node: idle, waiting or holding
@@ -68,7 +69,7 @@ inline LockWord *check_lock(const char *routine, long *lock)
 {
     check_init(routine);
     check_symmetric(routine, "lock", lock, sizeof *lock);
-    check_aligned(routine, "lock", lock, 8);
+    check_aligned(routine, "lock", lock, sizeof *lock);
     return reinterpret_cast<LockWord *>(lock);
 }
 

@@ -42,8 +42,14 @@ static void mutual_exclusion(void)
     shmem_barrier_all();
 }
 
-/* The PE + 1 in the low 32 bits of the lock's copy on its home PE (zero on every other PE): see src/lock.cpp. */
-static uint32_t tail_of(long *lock, int home) { return (uint32_t)shmem_long_g(lock, home); }
+/* The PE + 1 in the tail field of the lock's copy on its home PE (zero on every other PE): see src/lock.cpp,
+ * whose tail is the low 32 bits of an 8-byte long, or the low 16 bits of a 4-byte long (Epiphany), the rest of
+ * the word being the PE's own queue node. */
+static uint32_t tail_of(long *lock, int home)
+{
+    const unsigned long word = (unsigned long)shmem_long_g(lock, home);
+    return sizeof(long) == 8 ? (uint32_t)word : (uint32_t)(word & 0xffffu);
+}
 
 static int find_home(long *lock)
 {
