@@ -8,8 +8,8 @@
 
 #include "check.h"
 
-/* Elements per reduction: many chunks of pWrk (a chunk is about a 22nd of pWrk, which is N/2 + 1 + 64 elements
- * here: 300 elements are 50 chunks; on a PE of 32 KB 100 elements are 50 chunks, too) */
+/* Elements per reduction: several chunks of pWrk (max(N/2 + 1, 64) elements; a chunk is a power-of-two share of
+ * it, smaller with more PEs): 300 elements, or 100 on a PE of 32 KB, are 2 to 10 chunks of every type. */
 #define N TARGET_SIZE(300, 100)
 
 static long pSync[SHMEM_SYNC_SIZE], pSync2[SHMEM_SYNC_SIZE];

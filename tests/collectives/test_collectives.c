@@ -7,9 +7,10 @@
 
 #include "check.h"
 
-/* Elements per reduction: many chunks of the work area (a chunk is SHMEM_TEAM_WORK_UNIT bytes: 256 by default,
- * so 600 chars are 3 chunks and 600 complex doubles 38; 64 on Epiphany, where 150 elements make the same number
- * of chunks of every type of the same size). */
+/* Elements per reduction: several chunks of the team's work area. The area is SHMEM_TEAM_WORK_UNIT bytes per
+ * round (256 by default, 64 on Epiphany) and a chunk is a power-of-two share of it, smaller with more PEs:
+ * 600 elements, or 150 with the 64-byte unit, are several chunks of most types at every PE count (on Epiphany
+ * at 16 PEs: 3 chunks of chars, 38 of complex doubles). */
 #define MAXN (600 * SHMEM_TEAM_WORK_UNIT / 256)
 #define BLK 13 /* elements per block */
 /* Block collectives: up to BLK elements from every PE (collect: at most 3, alltoalls: 6 strided ones) */
