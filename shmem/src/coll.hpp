@@ -24,9 +24,6 @@
 
 namespace shmem::detail {
 
-// Rounds of a logarithmic algorithm over up to port::max_pes PEs: ceil(log2(max_pes)).
-inline constexpr int max_rounds = port::max_pes > 1 ? 32 - __builtin_clz(uint32_t(port::max_pes - 1)) : 1;
-
 // Flag indices in a group's flag array (SHMEM_SYNC_SIZE longs).
 enum : int {
     flag_tree = 0,                          // .. + max_rounds: arrivals from the children (the barrier's tree)

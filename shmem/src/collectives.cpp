@@ -263,12 +263,11 @@ void bcast(const char *routine, const Group &g, void *dest, const void *source, 
     broadcast(g, dest, source, bytes, root);
 }
 
+// The root's copy comes after the sweep: the sweep sends from the root's source, never its dest.
 void bcast_team(const char *routine, const Group &g, void *dest, const void *source, size_t bytes, int root)
 {
-    check_root(routine, g, root);
-    check_symmetric(routine, "dest", dest, bytes);
+    bcast(routine, g, dest, source, bytes, root);
     if (g.rank == root) copy_local(dest, source, bytes);
-    broadcast(g, dest, source, bytes, root);
 }
 
 void fcollect(const char *routine, const Group &g, void *dest, const void *source, size_t bytes)

@@ -24,6 +24,10 @@ namespace shmem::detail {
 
 inline constexpr bool checks = SHMEM_CHECKS != 0;
 
+// Rounds of a logarithmic algorithm (the dissemination barrier, the collectives' trees) over up to
+// port::max_pes PEs: ceil(log2(max_pes)), at least 1.
+inline constexpr int max_rounds = port::max_pes > 1 ? 32 - __builtin_clz(uint32_t(port::max_pes - 1)) : 1;
+
 // Exit statuses of a run that the library ends (documented in README.md).
 inline constexpr int exit_usage_error = 134;
 

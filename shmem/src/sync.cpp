@@ -15,7 +15,6 @@ namespace {
 // written yet) or one more (the partner is already in the next barrier): ">= epoch" is exact, and as a signed
 // difference it stays exact when the 32-bit epoch wraps. 32-bit words: a load or a store of one is a single
 // instruction on every target (a 64-bit atomic is a library call on a 32-bit core).
-constexpr int max_rounds = port::max_pes > 1 ? 32 - __builtin_clz(uint32_t(port::max_pes - 1)) : 1;
 uint32_t dissemination_flag[max_rounds];
 uint32_t dissemination_epoch;
 
