@@ -23,6 +23,8 @@
         }                                                                                      \
     } while (0)
 #else
+/* Elsewhere the texts stay literals where they are used, so that the compiler checks every format against its
+ * arguments (it cannot through the arrays above). */
 #define CHECK(cond, ...)                                                                       \
     do {                                                                                       \
         if (!(cond)) {                                                                         \
