@@ -2,19 +2,21 @@
 # its own, and its tests join this build's ctest run.
 include(ExternalProject)
 
-set(SHMEM_HOST_BINARY_DIR "${CMAKE_BINARY_DIR}/host")
-ExternalProject_Add(host_tools
+set(SHMEM_HOST_BINARY_DIR "${CMAKE_CURRENT_BINARY_DIR}/host")
+ExternalProject_Add(libshmem_oshrun
   SOURCE_DIR "${PROJECT_SOURCE_DIR}/host_loader"
   BINARY_DIR "${SHMEM_HOST_BINARY_DIR}"
-  CMAKE_ARGS -DCMAKE_BUILD_TYPE=RelWithDebInfo
+  CMAKE_ARGS -DCMAKE_BUILD_TYPE=RelWithDebInfo -DOSHRUN_TESTS=${SHMEM_BUILD_TESTS}
   BUILD_ALWAYS ON
   INSTALL_COMMAND ""
   TEST_COMMAND "")
 set(SHMEM_OSHRUN "${SHMEM_HOST_BINARY_DIR}/oshrun" CACHE INTERNAL "")
 
 # The host project's tests (GoogleTest, discovered there) become tests of this build.
-file(WRITE "${CMAKE_BINARY_DIR}/host_tests.cmake"
+if(SHMEM_BUILD_TESTS)
+file(WRITE "${CMAKE_CURRENT_BINARY_DIR}/host_tests.cmake"
   "if(EXISTS \"${SHMEM_HOST_BINARY_DIR}/CTestTestfile.cmake\")\n"
   "  include(\"${SHMEM_HOST_BINARY_DIR}/CTestTestfile.cmake\")\n"
   "endif()\n")
-set_property(DIRECTORY "${PROJECT_SOURCE_DIR}" APPEND PROPERTY TEST_INCLUDE_FILES "${CMAKE_BINARY_DIR}/host_tests.cmake")
+set_property(DIRECTORY "${PROJECT_SOURCE_DIR}" APPEND PROPERTY TEST_INCLUDE_FILES "${CMAKE_CURRENT_BINARY_DIR}/host_tests.cmake")
+endif()

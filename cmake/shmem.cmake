@@ -44,7 +44,7 @@ function(add_shmem_executable name)
   if(ARG_DRAM_CODE)
     set_target_properties(${name} PROPERTIES SHMEM_DRAM_CODE ON)
   endif()
-  target_link_libraries(${name} PRIVATE shmem)
+  target_link_libraries(${name} PRIVATE libshmem::shmem)
   target_compile_definitions(${name} PRIVATE SHMEM_TARGET_MAX_PES=${SHMEM_MAX_PES}
                              SHMEM_SMALL_SIZES=$<BOOL:${SHMEM_SMALL_SIZES}>)
   # The C driver links: there is no libstdc++ for this target, and the library needs none.
@@ -85,7 +85,7 @@ function(add_shmem_test name)
       endif()
       add_test(NAME ${name}/np${np}
         COMMAND ${CMAKE_COMMAND} "-DEXPECT_EXIT=${ARG_EXPECT_EXIT}" "-DEXPECT_OUTPUT=${ARG_EXPECT_OUTPUT}"
-                "-DCOMMAND=${cmd}" -P "${PROJECT_SOURCE_DIR}/cmake/expect.cmake")
+                "-DCOMMAND=${cmd}" -P "${CMAKE_CURRENT_FUNCTION_LIST_DIR}/expect.cmake")
     else()
       add_test(NAME ${name}/np${np} COMMAND ${cmd})
     endif()

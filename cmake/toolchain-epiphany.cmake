@@ -41,6 +41,10 @@ foreach(_lang C CXX ASM)
   set(CMAKE_${_lang}_FLAGS_MINSIZEREL "-Os -DNDEBUG" CACHE STRING "Flags for MinSizeRel builds")
 endforeach()
 
+# newlib and libstdc++ are there, but a core has 32 KB for code, data, symmetric heap and stack (README: Epiphany).
+set(SHMEM_CXX_RUNTIME libstdc++)
+set(SHMEM_TARGET_NOTE "Epiphany cores have 32 KB each: no malloc heap, no environment (getenv gives NULL), programs too big for 32 KB need --dram-code")
+
 set(CMAKE_FIND_ROOT_PATH "${SHMEM_EPIPHANY_PREFIX}/epiphany-elf")
 set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)
 set(CMAKE_FIND_ROOT_PATH_MODE_LIBRARY ONLY)

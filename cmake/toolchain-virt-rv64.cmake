@@ -18,6 +18,14 @@ set(CMAKE_ASM_FLAGS_INIT "${SHMEM_ARCH_FLAGS}")
 set(CMAKE_EXE_LINKER_FLAGS_INIT
     "-nostartfiles -B/usr/riscv64-linux-gnu/bin/ -Wl,-pie,--no-dynamic-linker,-z,norelro,--no-warn-rwx-segments")
 
+# There is no C++ standard library for riscv64-unknown-elf in Debian (not even its headers): C++ is compiled
+# without exceptions and RTTI, and programs link with the C driver (g++ would add -lstdc++). libshmem gives
+# new/delete and the rest of the C++ runtime that such programs need.
+set(SHMEM_CXX_RUNTIME none)
+set(CMAKE_CXX_LINK_EXECUTABLE
+    "${CMAKE_C_COMPILER} <FLAGS> <CMAKE_CXX_LINK_FLAGS> <LINK_FLAGS> <OBJECTS> -o <TARGET> <LINK_LIBRARIES>")
+set(SHMEM_TARGET_NOTE "")
+
 set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)
 set(CMAKE_FIND_ROOT_PATH_MODE_LIBRARY ONLY)
 set(CMAKE_FIND_ROOT_PATH_MODE_INCLUDE ONLY)
