@@ -27,8 +27,10 @@ set(CMAKE_TRY_COMPILE_TARGET_TYPE STATIC_LIBRARY)
 
 # No -mcpu/-march: epiphany-elf GCC 12 has a single ISA (E16 and E64 cores are the same). Its defaults are kept:
 # -mfp-mode=caller, -mstack-offset=8, no -mlong-calls.
-# 32 KB per core for code and data: one section per function and object, so --gc-sections drops the unused.
-set(SHMEM_ARCH_FLAGS "-ffunction-sections -fdata-sections")
+# 32 KB per core for code and data: one section per function and object, so --gc-sections drops the unused; -Os
+# unless the build type or the command line says otherwise (later flags win), also because GCC 12's Epiphany back
+# end stops with an internal compiler error on some C++ at -O0 (tests/test_cxx.cpp: "unrecognizable insn").
+set(SHMEM_ARCH_FLAGS "-Os -ffunction-sections -fdata-sections")
 set(CMAKE_C_FLAGS_INIT "${SHMEM_ARCH_FLAGS}")
 set(CMAKE_CXX_FLAGS_INIT "${SHMEM_ARCH_FLAGS}")
 set(CMAKE_ASM_FLAGS_INIT "")
