@@ -5,12 +5,13 @@
 #       DRAM_CODE: the program's code is too big for a core's local memory on Epiphany and runs from external
 #       DRAM there (linker/epiphany/shmem-dram-code.ld); no effect on other targets.
 #
-#   add_shmem_test(name SOURCES ... [PES 1 2 3 ...] [TIMEOUT s] [ARGS ...] [DRAM_CODE]
-#                  [EXPECT_EXIT code] [EXPECT_OUTPUT regex] [PROGRAM target])
+#   add_shmem_test(name SOURCES ... [PES 1 2 3 ...] [TIMEOUT s] [ARGS ...] [OSHRUN_ARGS ...] [DRAM_CODE]
+#                  [EXPECT_EXIT code] [EXPECT_OUTPUT regex] [EXPECT_ONCE regex] [PROGRAM target])
 #       builds the program (or reuses PROGRAM) and adds one ctest test per PE count, name/npN, that runs it
-#       through oshrun, with a time limit of TIMEOUT (default 60 s) x SHMEM_TIMEOUT_FACTOR. By default a test
-#       passes when the run exits 0; EXPECT_EXIT/EXPECT_OUTPUT make it pass only when the run exits with that
-#       status and prints output matching the regex.
+#       through oshrun (with OSHRUN_ARGS before -np, e.g. -x NAME=VALUE), with a time limit of TIMEOUT (default
+#       60 s) x SHMEM_TIMEOUT_FACTOR. By default a test passes when the run exits 0; EXPECT_EXIT/EXPECT_OUTPUT
+#       make it pass only when the run exits with that status and prints output matching the regex;
+#       EXPECT_ONCE, only when the output matches that regex exactly once.
 
 set(SHMEM_DEFAULT_PES 1 2 3 4 8 16 CACHE STRING "PE counts every test runs at")
 set(SHMEM_API_PES 1 2 3 4 5 7 8 12 16 CACHE STRING "PE counts the tests of the 1.5 API families run at")
@@ -53,7 +54,8 @@ function(add_shmem_executable name)
 endfunction()
 
 function(add_shmem_test name)
-  cmake_parse_arguments(ARG "DRAM_CODE" "TIMEOUT;EXPECT_EXIT;EXPECT_OUTPUT;PROGRAM" "SOURCES;PES;ARGS" ${ARGN})
+  cmake_parse_arguments(ARG "DRAM_CODE" "TIMEOUT;EXPECT_EXIT;EXPECT_OUTPUT;EXPECT_ONCE;PROGRAM" "SOURCES;PES;ARGS;OSHRUN_ARGS"
+                        ${ARGN})
   if(NOT ARG_PES)
     set(ARG_PES ${SHMEM_DEFAULT_PES})
   endif()
@@ -78,14 +80,15 @@ function(add_shmem_test name)
       message(STATUS "${name}: no run at ${np} PEs: ${SHMEM_TARGET} has ${SHMEM_MAX_PES}")
       continue()
     endif()
-    set(cmd "${SHMEM_OSHRUN}" --target ${SHMEM_TARGET} --timeout ${ARG_TIMEOUT} -np ${np} $<TARGET_FILE:${program}> ${ARG_ARGS})
-    if(DEFINED ARG_EXPECT_EXIT OR DEFINED ARG_EXPECT_OUTPUT)
+    set(cmd "${SHMEM_OSHRUN}" --target ${SHMEM_TARGET} --timeout ${ARG_TIMEOUT} ${ARG_OSHRUN_ARGS} -np ${np}
+            $<TARGET_FILE:${program}> ${ARG_ARGS})
+    if(DEFINED ARG_EXPECT_EXIT OR DEFINED ARG_EXPECT_OUTPUT OR DEFINED ARG_EXPECT_ONCE)
       if(NOT DEFINED ARG_EXPECT_EXIT)
         set(ARG_EXPECT_EXIT 0)
       endif()
       add_test(NAME ${name}/np${np}
         COMMAND ${CMAKE_COMMAND} "-DEXPECT_EXIT=${ARG_EXPECT_EXIT}" "-DEXPECT_OUTPUT=${ARG_EXPECT_OUTPUT}"
-                "-DCOMMAND=${cmd}" -P "${CMAKE_CURRENT_FUNCTION_LIST_DIR}/expect.cmake")
+                "-DEXPECT_ONCE=${ARG_EXPECT_ONCE}" "-DCOMMAND=${cmd}" -P "${CMAKE_CURRENT_FUNCTION_LIST_DIR}/expect.cmake")
     else()
       add_test(NAME ${name}/np${np} COMMAND ${cmd})
     endif()

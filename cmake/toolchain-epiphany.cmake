@@ -30,7 +30,8 @@ set(CMAKE_TRY_COMPILE_TARGET_TYPE STATIC_LIBRARY)
 # 32 KB per core for code and data: one section per function and object, so --gc-sections drops the unused; -Os
 # unless the build type or the command line says otherwise (later flags win), also because GCC 12's Epiphany back
 # end stops with an internal compiler error on some C++ at -O0 (tests/test_cxx.cpp: "unrecognizable insn").
-set(SHMEM_ARCH_FLAGS "-Os -ffunction-sections -fdata-sections")
+# The -D: newlib declares clock_gettime and CLOCK_MONOTONIC only for POSIX-timer targets; crt/epiphany gives them.
+set(SHMEM_ARCH_FLAGS "-Os -ffunction-sections -fdata-sections -D_POSIX_TIMERS=200112L -D_POSIX_MONOTONIC_CLOCK=200112L")
 set(CMAKE_C_FLAGS_INIT "${SHMEM_ARCH_FLAGS}")
 set(CMAKE_CXX_FLAGS_INIT "${SHMEM_ARCH_FLAGS}")
 set(CMAKE_ASM_FLAGS_INIT "")

@@ -9,7 +9,10 @@ set(CMAKE_RANLIB riscv64-unknown-elf-ranlib)
 set(CMAKE_TRY_COMPILE_TARGET_TYPE STATIC_LIBRARY)
 
 # medany: every address is formed pc-relative, which is what lets one image run at any partition base.
-set(SHMEM_ARCH_FLAGS "-march=rv64gc -mabi=lp64d -mcmodel=medany --specs=picolibc.specs")
+# The -D: the POSIX clocks and sleeps the startup code gives (crt/virt-rv64/libc.cpp: clock_gettime, clock_getres,
+# nanosleep; CLOCK_MONOTONIC, CLOCK_PROCESS_CPUTIME_ID, CLOCK_THREAD_CPUTIME_ID), which picolibc's <time.h> declares
+# only where these options are.
+set(SHMEM_ARCH_FLAGS "-march=rv64gc -mabi=lp64d -mcmodel=medany --specs=picolibc.specs -D_POSIX_TIMERS=200112L -D_POSIX_MONOTONIC_CLOCK=200112L -D_POSIX_CPUTIME=200112L -D_POSIX_THREAD_CPUTIME=200112L")
 set(CMAKE_C_FLAGS_INIT "${SHMEM_ARCH_FLAGS}")
 set(CMAKE_CXX_FLAGS_INIT "${SHMEM_ARCH_FLAGS}")
 set(CMAKE_ASM_FLAGS_INIT "${SHMEM_ARCH_FLAGS}")

@@ -40,6 +40,7 @@ int run_epiphany(const Target& t, const Image& img, const RunRequest& req) {
     opt.timeout = req.timeout;
     opt.program = req.argv.empty() ? img.path : req.argv[0];
     opt.interrupted = [] { return SignalCatcher::received(); };
+    opt.console = req.console;
     return run_mesh(*mesh, plan, opt);
 }
 

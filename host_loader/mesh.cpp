@@ -13,30 +13,6 @@
 
 namespace oshrun {
 
-ConsoleRelay::ConsoleRelay(unsigned npes, std::ostream& out) : out_(out), partial_(npes) {}
-
-void ConsoleRelay::take(unsigned pe, const char* bytes, size_t n) {
-    std::string& line = partial_.at(pe);
-    for (size_t i = 0; i < n; ++i) {
-        line += bytes[i];
-        if (bytes[i] == '\n') {
-            out_.write(line.data(), std::streamsize(line.size()));
-            out_.flush();
-            line.clear();
-        }
-    }
-}
-
-void ConsoleRelay::flush() {
-    for (std::string& line : partial_)
-        if (!line.empty()) {
-            line += '\n';
-            out_.write(line.data(), std::streamsize(line.size()));
-            line.clear();
-        }
-    out_.flush();
-}
-
 namespace {
 
 constexpr uint32_t kHead = offsetof(shmem_ep_mailbox, head), kTail = offsetof(shmem_ep_mailbox, tail);
@@ -75,6 +51,7 @@ int run_mesh(Mesh& mesh, const EpPlan& plan, const MeshRunOptions& opt) {
     const auto begin = clock::now();
     const std::vector<unsigned> cores = plan.coreids();
     const Stopper stopper{mesh};
+    Console console(plan.npes, out, err, opt.console);  // before anything starts: it may refuse --output-filename
 
     mesh.reset(cores);
     for (const EpPe& pe : plan.pes)
@@ -82,7 +59,6 @@ int run_mesh(Mesh& mesh, const EpPlan& plan, const MeshRunOptions& opt) {
     for (const MeshWrite& w : plan.shared) apply(mesh, w);
     mesh.start(cores);
 
-    ConsoleRelay console(plan.npes, out);
     std::vector<uint32_t> tail(plan.npes, 0);  // the host is the only writer of tail: no need to read it back
     std::vector<bool> done(plan.npes, false);
     auto pause = opt.min_poll;
@@ -110,7 +86,7 @@ int run_mesh(Mesh& mesh, const EpPlan& plan, const MeshRunOptions& opt) {
                 const uint32_t first = std::min(pending, SHMEM_EP_MAILBOX_RING - at);  // up to the ring's end
                 mesh.read(pe.mailbox + kRing + at, ring, first);
                 if (pending > first) mesh.read(pe.mailbox + kRing, ring + first, pending - first);
-                console.take(k, ring, pending);
+                console.feed(k, ring, pending);
                 tail[k] = head;
                 mesh.write(pe.mailbox + kTail, &tail[k], sizeof tail[k]);  // room for the core to write more
                 moved = true;
@@ -128,20 +104,20 @@ int run_mesh(Mesh& mesh, const EpPlan& plan, const MeshRunOptions& opt) {
             }
         }
         if (ended >= 0) {
-            console.flush();
+            console.finish();
             return exit_status(end_status);
         }
         if (std::all_of(done.begin(), done.end(), [](bool d) { return d; })) {
-            console.flush();
+            console.finish();
             return 0;
         }
         if (const int sig = opt.interrupted ? opt.interrupted() : 0) {
-            console.flush();
+            console.finish();
             err << "oshrun: interrupted by " << strsignal(sig) << "; cores stopped\n";
             return 128 + sig;
         }
         if (opt.timeout > 0 && clock::now() - begin >= std::chrono::duration<double>(opt.timeout)) {
-            console.flush();
+            console.finish();
             std::string running;
             for (unsigned k = 0; k < plan.npes; ++k)
                 if (!done[k]) running += (running.empty() ? "" : ", ") + std::to_string(k);

@@ -2,7 +2,9 @@
 //
 // A Mesh is whatever gives access to the chip's global address space and starts and stops its cores: the real chip
 // on a Parallella (parallella.hpp), the esim simulator (esim.hpp), or a fake in memory (the tests). The run loop
-// applies a placement plan through it, starts the cores, and relays the console mailboxes until the run ends.
+// applies a placement plan through it, starts the cores, and relays the console mailboxes until the run ends. Each
+// PE's mailbox ring carries that PE's console records (crt/common/console_protocol.h), fed to a Console
+// (console.hpp) as that PE's stream; the run's status comes from the mailboxes' states, not from exit records.
 #pragma once
 
 #include <chrono>
@@ -12,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "console.hpp"
 #include "epiphany.hpp"
 
 namespace oshrun {
@@ -33,24 +36,12 @@ public:
     virtual void stop() = 0;
 };
 
-// Console bytes of each PE assembled into whole lines; each line goes out in one piece, so lines of different PEs
-// never interleave. flush() prints the PEs' unfinished lines, each ended by a newline.
-class ConsoleRelay {
-public:
-    ConsoleRelay(unsigned npes, std::ostream& out);
-    void take(unsigned pe, const char* bytes, size_t n);
-    void flush();
-
-private:
-    std::ostream& out_;
-    std::vector<std::string> partial_;
-};
-
 struct MeshRunOptions {
     double timeout = 0;                  // seconds from the first write; <= 0: no limit
     std::string program;                 // for the timeout message
-    std::ostream* out = nullptr;         // the console (nullptr: std::cout)
-    std::ostream* err = nullptr;         // oshrun's own messages (nullptr: std::cerr)
+    std::ostream* out = nullptr;         // the PEs' stdout (nullptr: std::cout)
+    std::ostream* err = nullptr;         // the PEs' stderr and oshrun's own messages (nullptr: std::cerr)
+    ConsoleOptions console;              // --tag-output, --output-filename
     // Polling: after a round that found nothing the pause doubles from min_poll up to max_poll, so that a long
     // quiet computation costs the host next to nothing; any console byte brings it back to min_poll.
     std::chrono::microseconds min_poll{100}, max_poll{1000};

@@ -9,7 +9,7 @@
 namespace oshrun {
 
 std::vector<uint8_t> make_virt_boot_block(unsigned pe, unsigned npes, unsigned log2_partition,
-                                          const std::vector<std::string>& argv) {
+                                          const std::vector<std::string>& argv, const std::vector<std::string>& env) {
     shmem_boot_block b;
     std::memset(&b, 0, sizeof b);
     b.magic = SHMEM_BOOT_MAGIC;
@@ -21,20 +21,34 @@ std::vector<uint8_t> make_virt_boot_block(unsigned pe, unsigned npes, unsigned l
     if (argv.size() > size_t(SHMEM_MAX_ARGS))
         throw Failure("too many program arguments: " + std::to_string(argv.size()) + " strings with argv[0], at most " +
                       std::to_string(SHMEM_MAX_ARGS) + " fit in the boot block");
-    size_t used = 0;
-    for (const std::string& arg : argv) {
-        if (arg.size() + 1 > sizeof b.args - used) {
-            size_t total = 0;
-            for (const std::string& a : argv) total += a.size() + 1;
-            throw Failure("program arguments too long: they need " + std::to_string(total) +
+    // argv's strings, then the environment's, each with its NUL, in args[].
+    const auto bytes_of = [](const std::vector<std::string>& strings) {
+        size_t total = 0;
+        for (const std::string& s : strings) total += s.size() + 1;
+        return total;
+    };
+    const size_t args_len = bytes_of(argv), env_len = bytes_of(env);
+    if (args_len + env_len > sizeof b.args) {
+        if (env.empty())
+            throw Failure("program arguments too long: they need " + std::to_string(args_len) +
                           " bytes with their NULs (argv[0] included), the boot block holds " +
                           std::to_string(sizeof b.args));
-        }
-        std::memcpy(b.args + used, arg.c_str(), arg.size() + 1);
-        used += arg.size() + 1;
+        throw Failure("program arguments and environment too long for the boot block: the arguments need " +
+                      std::to_string(args_len) + " bytes with their NULs (argv[0] included), the environment (" +
+                      std::to_string(env.size()) + " variables: SHMEM_* and -x) " + std::to_string(env_len) +
+                      ", together " + std::to_string(args_len + env_len) + "; the boot block holds " +
+                      std::to_string(sizeof b.args));
     }
+    size_t used = 0;
+    for (const std::vector<std::string>* strings : {&argv, &env})
+        for (const std::string& s : *strings) {
+            std::memcpy(b.args + used, s.c_str(), s.size() + 1);
+            used += s.size() + 1;
+        }
     b.argc = uint32_t(argv.size());
-    b.args_len = uint32_t(used);
+    b.args_len = uint32_t(args_len);
+    b.envc = uint32_t(env.size());
+    b.env_len = uint32_t(env_len);
     std::vector<uint8_t> bytes(sizeof b);
     std::memcpy(bytes.data(), &b, sizeof b);
     return bytes;
@@ -131,7 +145,7 @@ Layout place_virt(const Target& t, const Image& img, const PlaceRequest& req) {
     for (unsigned k = 0; k < req.npes; ++k) {
         const uint64_t base = SHMEM_RAM_BASE + uint64_t(k) * partition;
         lay.pes.push_back({k, base, base, base + t.image_offset});
-        lay.boot_blocks.push_back(make_virt_boot_block(k, req.npes, lay.log2_partition, req.argv));
+        lay.boot_blocks.push_back(make_virt_boot_block(k, req.npes, lay.log2_partition, req.argv, req.env));
     }
     return lay;
 }

@@ -13,8 +13,11 @@ constexpr uint64_t kVirtRamLimit = 64ull << 30;  // bytes of RAM above SHMEM_RAM
 
 Layout place_virt(const Target& t, const Image& img, const PlaceRequest& req);
 
-// The boot block for one PE, SHMEM_BOOT_BLOCK_SIZE bytes. Throws Failure if argv does not fit.
+// The boot block for one PE, SHMEM_BOOT_BLOCK_SIZE bytes: argv's strings, then env's ("NAME=VALUE"), each ended
+// by a NUL. Throws Failure if argv has more than SHMEM_MAX_ARGS strings or the strings do not fit (the message says
+// how many bytes each part needs and what the boot block holds).
 std::vector<uint8_t> make_virt_boot_block(unsigned pe, unsigned npes, unsigned log2_partition,
-                                          const std::vector<std::string>& argv);
+                                          const std::vector<std::string>& argv,
+                                          const std::vector<std::string>& env = {});
 
 }  // namespace oshrun

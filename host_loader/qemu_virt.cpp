@@ -34,6 +34,8 @@ std::vector<std::string> virt_command(const Layout& lay, const EmulatorOptions& 
                                     "-m", std::to_string(lay.ram_size / (1024 * 1024)) + "M",  // a multiple of 2 MiB
                                     "-display", "none", "-monitor", "none", "-serial", "stdio"};
     if (opt.icount) cmd.insert(cmd.end(), {"-icount", "shift=0,sleep=off"});
+    // gdb: the server on the loopback interface only, every hart stopped until gdb continues.
+    if (opt.gdb_port) cmd.insert(cmd.end(), {"-gdb", "tcp:127.0.0.1:" + std::to_string(opt.gdb_port), "-S"});
     for (const PeSlot& pe : lay.pes) {
         cmd.insert(cmd.end(), {"-device", "loader,file=" + boot_file(dir, pe.pe) + ",addr=" + hex(pe.boot_block) +
                                               ",force-raw=on"});

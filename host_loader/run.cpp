@@ -1,13 +1,18 @@
 #include "run.hpp"
 
+#include <arpa/inet.h>
 #include <fcntl.h>
+#include <netinet/in.h>
+#include <poll.h>
 #include <signal.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <chrono>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -39,7 +44,30 @@ SignalCatcher::~SignalCatcher() {
 
 int SignalCatcher::received() { return g_received; }
 
-RunResult run_child(const std::vector<std::string>& argv, double timeout_seconds) {
+namespace {
+
+// Reads what the pipe holds now (non-blocking) into on_output, at most max_reads reads (a child that writes without
+// pause must not keep the caller from its time limit and signals). False once the write end is closed and all is
+// read.
+bool drain(int fd, const OutputSink& on_output, size_t max_reads = SIZE_MAX) {
+    static char buf[64 * 1024];
+    for (size_t reads = 0; reads < max_reads; ++reads) {
+        const ssize_t got = read(fd, buf, sizeof buf);
+        if (got > 0) {
+            on_output(buf, size_t(got));
+            continue;
+        }
+        if (got == 0) return false;
+        if (errno == EINTR) continue;
+        if (errno == EAGAIN || errno == EWOULDBLOCK) return true;
+        throw Failure(std::string("reading the emulator's output: ") + std::strerror(errno), 1);
+    }
+    return true;
+}
+
+}  // namespace
+
+RunResult run_child(const std::vector<std::string>& argv, double timeout_seconds, const OutputSink& on_output) {
     std::vector<char*> cargv;
     for (const std::string& a : argv) cargv.push_back(const_cast<char*>(a.c_str()));
     cargv.push_back(nullptr);
@@ -49,18 +77,30 @@ RunResult run_child(const std::vector<std::string>& argv, double timeout_seconds
     const SignalCatcher catcher;
 
     // The child reports a failed exec through this pipe; a successful exec closes it (O_CLOEXEC) with nothing said.
-    int report[2];
+    int report[2], output[2] = {-1, -1};
     if (pipe2(report, O_CLOEXEC) != 0) throw Failure(std::string("pipe: ") + std::strerror(errno), 127);
+    if (on_output && pipe2(output, O_CLOEXEC) != 0) throw Failure(std::string("pipe: ") + std::strerror(errno), 127);
     std::fflush(nullptr);
     const pid_t pid = fork();
     if (pid < 0) throw Failure(std::string("fork: ") + std::strerror(errno), 127);
     if (pid == 0) {
+        if (on_output) dup2(output[1], 1);  // the copy on 1 is not close-on-exec
         execvp(cargv[0], cargv.data());
         const int err = errno;
         (void)!write(report[1], &err, sizeof err);
         _exit(127);
     }
     close(report[1]);
+    if (on_output) {
+        close(output[1]);
+        fcntl(output[0], F_SETFL, fcntl(output[0], F_GETFL) | O_NONBLOCK);
+    }
+    struct Closer {  // the read end, on every way out
+        int fd;
+        ~Closer() {
+            if (fd >= 0) close(fd);
+        }
+    } closer{output[0]};
     int exec_errno = 0;
     const bool exec_failed = read(report[0], &exec_errno, sizeof exec_errno) == sizeof exec_errno;
     close(report[0]);
@@ -75,28 +115,66 @@ RunResult run_child(const std::vector<std::string>& argv, double timeout_seconds
     clock::time_point kill_at{};
     RunResult r;
     int status = 0;
-    for (;;) {
-        const pid_t w = waitpid(pid, &status, WNOHANG);
-        if (w == pid) break;
-        if (w < 0 && errno != EINTR) throw Failure(std::string("waitpid: ") + std::strerror(errno), 1);
-        // Either way the child gets 2 s to end after the first signal, then SIGKILL.
-        const auto now = clock::now();
-        if (SignalCatcher::received() && !r.interrupted) {
-            r.interrupted = SignalCatcher::received();
-            kill(pid, r.interrupted);
-            if (!r.timed_out) kill_at = now + std::chrono::seconds(2);
+    bool open = on_output != nullptr;  // the pipe still has a writer
+    bool reaped = false;
+    try {
+        for (;;) {
+            // Wait for output (or 10 ms): output is relayed the moment it comes; the child's end, a signal or the
+            // time limit are noticed within 10 ms.
+            if (open) {
+                pollfd pfd{output[0], POLLIN, 0};
+                if (poll(&pfd, 1, 10) > 0) open = drain(output[0], on_output, 16);
+            } else {
+                std::this_thread::sleep_for(std::chrono::milliseconds(10));
+            }
+            const pid_t w = waitpid(pid, &status, WNOHANG);
+            if (w == pid) {
+                reaped = true;
+                break;
+            }
+            if (w < 0 && errno != EINTR) throw Failure(std::string("waitpid: ") + std::strerror(errno), 1);
+            // Either way the child gets 2 s to end after the first signal, then SIGKILL.
+            const auto now = clock::now();
+            if (SignalCatcher::received() && !r.interrupted) {
+                r.interrupted = SignalCatcher::received();
+                kill(pid, r.interrupted);
+                if (!r.timed_out) kill_at = now + std::chrono::seconds(2);
+            }
+            if (timeout_seconds > 0 && !r.timed_out && !r.interrupted && now - start >= limit) {
+                r.timed_out = true;
+                kill(pid, SIGTERM);
+                kill_at = now + std::chrono::seconds(2);
+            }
+            if ((r.timed_out || r.interrupted) && now >= kill_at) kill(pid, SIGKILL);
         }
-        if (timeout_seconds > 0 && !r.timed_out && !r.interrupted && now - start >= limit) {
-            r.timed_out = true;
-            kill(pid, SIGTERM);
-            kill_at = now + std::chrono::seconds(2);
-        }
-        if ((r.timed_out || r.interrupted) && now >= kill_at) kill(pid, SIGKILL);
-        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        // The child is gone: what it wrote is in the pipe (a process it left behind may hold the pipe open, so
+        // read what is there rather than wait for the end of the stream).
+        if (open) drain(output[0], on_output);
+    } catch (...) {  // on_output failed (a file it writes): the run cannot go on
+        if (!reaped) kill(pid, SIGKILL), waitpid(pid, nullptr, 0);
+        throw;
     }
     if (WIFEXITED(status)) r.exit_status = WEXITSTATUS(status);
     if (WIFSIGNALED(status)) r.term_signal = WTERMSIG(status);
     return r;
+}
+
+unsigned free_tcp_port() {
+    // Bind port 0 and see what the kernel chose. The port is free again once closed; another process could take it
+    // before QEMU does, which QEMU then reports (use --gdb-port to choose).
+    const int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) throw Failure(std::string("socket: ") + std::strerror(errno), 1);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    addr.sin_port = 0;
+    socklen_t len = sizeof addr;
+    const bool ok = bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0 &&
+                    getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len) == 0;
+    const int err = errno;
+    close(fd);
+    if (!ok) throw Failure(std::string("cannot find a free TCP port on 127.0.0.1: ") + std::strerror(err), 1);
+    return ntohs(addr.sin_port);
 }
 
 std::string find_on_path(const std::string& program) {

@@ -1,8 +1,11 @@
-// Running the emulator: a child process that inherits stdin/stdout/stderr, with an optional time limit.
+// Running the emulator: a child process that inherits stdin and stderr, and stdout unless its output is relayed,
+// with an optional time limit.
 #pragma once
 
 #include <signal.h>
 
+#include <cstddef>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -29,9 +32,19 @@ private:
     struct ::sigaction old_[3];  // the handlers to restore, one per caught signal
 };
 
+// What run_child hands the child's stdout to, a piece at a time, as it comes.
+using OutputSink = std::function<void(const char* bytes, size_t n)>;
+
 // Runs argv (argv[0] looked up on PATH unless it has a '/'). timeout_seconds <= 0: no limit. On expiry the child
-// gets SIGTERM, then SIGKILL 2 s later. Throws Failure (status 127) if it cannot be started.
-RunResult run_child(const std::vector<std::string>& argv, double timeout_seconds);
+// gets SIGTERM, then SIGKILL 2 s later; a SIGINT, SIGTERM or SIGHUP to oshrun is passed on to it likewise. Throws
+// Failure (status 127) if it cannot be started.
+// With on_output, the child's stdout is a pipe: oshrun waits in poll() on it, hands every byte to on_output as
+// soon as it arrives, and after the child has ended reads what is left in the pipe before it returns. Without, the
+// child writes to oshrun's stdout itself.
+RunResult run_child(const std::vector<std::string>& argv, double timeout_seconds, const OutputSink& on_output = {});
+
+// A TCP port on 127.0.0.1 that nothing listens on now (the kernel's choice); throws Failure (status 1).
+unsigned free_tcp_port();
 
 // The full path of program on PATH, or "" if it is not there (or not executable).
 std::string find_on_path(const std::string& program);

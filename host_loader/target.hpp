@@ -1,7 +1,8 @@
 // The targets oshrun can run on. Each is a description (what its images must look like, its limits) plus its
 // backend, of one of two kinds:
 //   - an emulator process (virt-rv64): place, write_files and command give the files and the command line of one
-//     emulator run that does everything; main runs it and passes its exit status on;
+//     emulator run that does everything; main runs it, relays its console and returns the status of the program's
+//     exit record (125 when the emulator ended without one);
 //   - a loader that drives the cores itself (the Epiphany targets): run does the whole run (placement, loading,
 //     starting the cores, console, exit status) and returns oshrun's exit status.
 #pragma once
@@ -10,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "console.hpp"
 #include "image.hpp"
 
 namespace oshrun {
@@ -19,6 +21,7 @@ struct PlaceRequest {
     uint64_t symmetric_size = 0;     // bytes of symmetric heap wanted per PE
     uint64_t partition_size = 0;     // forced partition size, 0 = compute it
     std::vector<std::string> argv;   // argv[0] is the program path as given, then the program's arguments
+    std::vector<std::string> env;    // the PEs' environment, "NAME=VALUE" strings
 };
 
 struct PeSlot {
@@ -42,6 +45,7 @@ struct EmulatorOptions {
     std::string emulator;             // binary to run
     bool icount = false;              // deterministic instruction counting
     std::vector<std::string> extra;   // passed through verbatim
+    unsigned gdb_port = 0;            // not 0: start stopped, with the gdb server on 127.0.0.1:gdb_port
 };
 
 // What a run hook is given: the command line, digested.
@@ -52,6 +56,7 @@ struct RunRequest {
     bool dry_run = false, verbose = false;
     std::string backend;             // --backend, "" = the target's default
     std::string emulator;            // --emulator, "" = the backend's default simulator from PATH
+    ConsoleOptions console;          // --tag-output, --output-filename
 };
 
 // An Epiphany chip: a rows x cols mesh of cores whose first (north-west) core is at first_row, first_col.

@@ -12,6 +12,7 @@ packages=(
   binutils-riscv64-linux-gnu           # its ld links position-independent images (the elf ld refuses -pie)
   gnuplot-nox                          # scripts/bench.sh draws its plots with it
   gcc-arm-none-eabi                    # a 32-bit C/C++ compiler: the headers' conformance checks (tests/conformance)
+  gdb-multiarch                        # oshrun --gdb, and its test (tests/oshrun/gdb_session.sh)
 )
 
 missing=()

@@ -15,6 +15,8 @@ extern "C" {
 typedef void (*init_fn)();
 extern init_fn __fini_array_start[], __fini_array_end[];
 int __cxa_atexit(void (*fn)(void *), void *arg, void *dso);
+// What C++ passes __cxa_atexit as "this module" (crtbegin.o's, which -nostartfiles leaves out); one module here.
+extern void *__dso_handle;
 [[noreturn]] void _exit(int status);
 }
 
@@ -28,6 +30,8 @@ void call_plain(void *fn) { reinterpret_cast<void (*)()>(fn)(); }
 }  // namespace
 
 extern "C" {
+
+__attribute__((visibility("hidden"))) void *__dso_handle = nullptr;
 
 int __cxa_atexit(void (*fn)(void *), void *arg, void *)
 {

@@ -3,6 +3,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <sys/stat.h>
+#include <sys/time.h>
+#include <sys/times.h>
+#include <time.h>
 
 #include "boot_block.h"
 #include "message.hpp"
@@ -30,6 +33,11 @@ off_t _lseek(int fd, off_t off, int whence);
 void *_sbrk(ptrdiff_t incr);
 int _kill(int pid, int sig);
 int _getpid(void);
+int _gettimeofday(struct timeval *tv, void *tz);
+clock_t _times(struct tms *buf);
+int clock_gettime(clockid_t clock, struct timespec *ts);
+[[noreturn]] void abort(void);
+[[noreturn]] void __assert_func(const char *file, int line, const char *func, const char *expr);
 [[noreturn]] void _exit(int status);
 }
 
@@ -121,7 +129,7 @@ int _write(int fd, const void *buf, size_t n)
         errno = EBADF;
         return -1;
     }
-    port::console_write(static_cast<const char *>(buf), n);
+    port::console_write(fd == 1 ? SHMEM_CONSOLE_STDOUT : SHMEM_CONSOLE_STDERR, static_cast<const char *>(buf), n);
     return int(n);
 }
 
@@ -151,6 +159,57 @@ int _kill(int, int)
     return -1;
 }
 int _getpid(void) { return 1; }
+
+// Time from the core's cycle counter (port::cycles(), CTIMER0: 32 bits, so it wraps after about 7 s at 600 MHz;
+// there is no real-time clock on the chip, so CLOCK_REALTIME and gettimeofday count from the core's start too).
+// Linked only by programs that ask for the time: the divisions are libgcc calls on a core without a divider.
+int clock_gettime(clockid_t clock, struct timespec *ts)
+{
+    if (clock != CLOCK_MONOTONIC && clock != CLOCK_REALTIME) {
+        errno = EINVAL;
+        return -1;
+    }
+    const uint32_t c = uint32_t(port::cycles());
+    ts->tv_sec = time_t(c / port::clock_hz);
+    ts->tv_nsec = long(uint64_t(c % port::clock_hz) * 1000000000u / port::clock_hz);
+    return 0;
+}
+
+int _gettimeofday(struct timeval *tv, void *)
+{
+    if (tv != nullptr) {
+        const uint32_t c = uint32_t(port::cycles());
+        tv->tv_sec = time_t(c / port::clock_hz);
+        tv->tv_usec = suseconds_t((c % port::clock_hz) / (port::clock_hz / 1000000u));
+    }
+    return 0;
+}
+
+// newlib's clock() adds up these fields, in CLOCKS_PER_SEC units.
+clock_t _times(struct tms *buf)
+{
+    const clock_t t = clock_t(uint32_t(port::cycles()) / (port::clock_hz / CLOCKS_PER_SEC));
+    buf->tms_utime = t;
+    buf->tms_stime = buf->tms_cutime = buf->tms_cstime = 0;
+    return t;
+}
+
+// abort and assert end the run as a misuse the library reports does (status 134), saying where (newlib's would
+// raise a signal there is nobody to catch and end with 1, silently).
+void abort(void)
+{
+    Message().s("libshmem: PE ").u(uint64_t(port::geometry.pe)).s(": abort() called").write();
+    port::end_run(134);
+}
+
+void __assert_func(const char *file, int line, const char *func, const char *expr)
+{
+    Message m;
+    m.s("libshmem: PE ").u(uint64_t(port::geometry.pe)).s(": assertion failed: ").s(file).s(":").i(line).s(": ");
+    if (func != nullptr) m.s(func).s(": ");
+    m.s(expr).write();
+    port::end_run(134);
+}
 
 void _exit(int status)
 {

@@ -5,7 +5,8 @@
  * ram_base + (k << log2_partition) and a symmetric address on another PE is one mask and one OR away.
  *
  * Layout of one partition (offsets from its base):
- *   0x0000  boot block (this struct, then the argument strings), written by the loader for this PE only
+ *   0x0000  boot block (this struct, then the argument and environment strings), written by the loader for
+ *           this PE only
  *   0x1000  the program image: a position-independent executable linked at 0 (ET_DYN), loaded here
  *   ...     .data, .bss, then the symmetric heap up to the stack
  *   top     the stack (stack_size bytes, read from the image's __stack_size symbol), growing down
@@ -17,7 +18,7 @@
 
 
 #define SHMEM_BOOT_MAGIC 0x3142424d4d485353 /* "SSHMMBB1" little-endian */
-#define SHMEM_BOOT_VERSION 1
+#define SHMEM_BOOT_VERSION 2
 #define SHMEM_BOOT_BLOCK_SIZE 0x1000 /* the boot block and its strings fit in this */
 #define SHMEM_IMAGE_OFFSET 0x1000     /* where the image (linked at 0) starts in its partition */
 #define SHMEM_RAM_BASE 0x80000000
@@ -36,9 +37,11 @@ struct shmem_boot_block {
     uint32_t argc;           /* number of strings in args[] (argv[0] is the program name) */
     uint32_t args_len;       /* bytes used in args[], NUL-separated strings */
     uint32_t started;        /* PE 0's only: PEs through startup; the loader writes 0 (see crt.cpp) */
-    uint32_t reserved0;
-    uint64_t reserved[2];    /* 0 */
-    char args[SHMEM_BOOT_BLOCK_SIZE - 64]; /* argv strings, each terminated by NUL */
+    uint32_t envc;           /* number of environment strings ("NAME=VALUE") in args[], after the argv strings */
+    uint32_t env_len;        /* bytes they use, from args + args_len */
+    uint32_t reserved0;      /* 0 */
+    uint64_t reserved1;      /* 0 */
+    char args[SHMEM_BOOT_BLOCK_SIZE - 64]; /* argv strings, then environment strings, each terminated by NUL */
 };
 
 #ifdef __cplusplus

@@ -11,7 +11,7 @@ using shmem::detail::Message;
 
 extern "C" {
 int main(int argc, char **argv);
-extern char __end[];           // end of the image (.bss), page aligned: the symmetric heap starts here
+extern char __end[];           // end of the image (.bss, private heap), page aligned: the symmetric heap starts here
 extern char __image_start[];   // the image's first byte (link address 0)
 extern char __stack_size[];    // absolute symbol whose value is the stack size (see below)
 typedef void (*init_fn)();
@@ -22,24 +22,51 @@ extern init_fn __preinit_array_start[], __preinit_array_end[], __init_array_star
 [[noreturn]] void shmem_crt_bad_relocation(uint64_t type);
 [[noreturn]] void shmem_crt_trap(uint64_t cause, uint64_t pc, uint64_t tval, uint64_t sp, uint64_t ra);
 [[noreturn]] void _exit(int status);
-int shmem_crt_putc(char c);
-void shmem_crt_flush(void);
+int shmem_crt_putc(char c, char stream);
+void shmem_crt_flush(char stream);
+extern char **environ;  // getenv's (picolibc): set here, defined in libc.cpp (which this reference links in)
 int getentropy(void *buf, size_t n);
 }
 
 namespace {
 
-// Console output from picolibc's stdio goes through a per-PE line buffer: a whole line is written under the
-// console lock, so lines of different PEs never interleave mid-line.
-char line_buf[256];
-size_t line_len;
+// Console output from picolibc's stdio goes through a line buffer per stream and PE (stdout, stderr): a whole line
+// is one console write, one record (port::console_write), and a line longer than a buffer is several records,
+// which oshrun joins again.
+struct Line {
+    uint8_t len;
+    char buf[SHMEM_CONSOLE_MAX_PAYLOAD];
+};
+Line out_line, err_line;
 
-void flush_line()
+void flush_line(Line &l, char stream)
 {
-    if (line_len != 0) port::console_write(line_buf, line_len);
-    line_len = 0;
+    if (l.len != 0) port::console_write(stream, l.buf, l.len);
+    l.len = 0;
 }
 
+void flush_lines()
+{
+    flush_line(out_line, SHMEM_CONSOLE_STDOUT);
+    flush_line(err_line, SHMEM_CONSOLE_STDERR);
+}
+
+// The most environment strings a PE sees (getenv); those after them in the boot block are left out.
+constexpr int max_env = 64;
+
+// Up to `max` of the `count` NUL-terminated strings in s[0 .. len) into out[], then a null pointer; returns how
+// many. (argv and the environment.)
+[[gnu::noinline]] int split_strings(char *s, uint32_t count, uint32_t len, char **out, int max)
+{
+    int k = 0;
+    for (uint32_t off = 0; k < int(count) && k < max && off < len; ++k) {
+        out[k] = s + off;
+        while (off < len && s[off] != '\0') ++off;
+        ++off;
+    }
+    out[k] = nullptr;
+    return k;
+}
 
 const char *trap_name(uint64_t cause)
 {
@@ -64,18 +91,28 @@ const char *trap_name(uint64_t cause)
 
 extern "C" {
 
-// picolibc's stdout and stderr (stdio.c) end here.
-int shmem_crt_putc(char c)
+// picolibc's stdout and stderr (stdio.c) end here; stream is SHMEM_CONSOLE_STDOUT or SHMEM_CONSOLE_STDERR.
+int shmem_crt_putc(char c, char stream)
 {
-    line_buf[line_len++] = c;
-    if (c == '\n' || line_len == sizeof line_buf) flush_line();
+    Line &l = stream == SHMEM_CONSOLE_STDERR ? err_line : out_line;
+    l.buf[l.len++] = c;
+    if (c == '\n' || l.len == sizeof l.buf) flush_line(l, stream);
     return static_cast<unsigned char>(c);
 }
 
-void shmem_crt_flush(void) { flush_line(); }
+void shmem_crt_flush(char stream) { flush_line(stream == SHMEM_CONSOLE_STDERR ? err_line : out_line, stream); }
 
 void shmem_crt_start(struct shmem_boot_block *boot)
 {
+    // Version 1 is version 2 without the environment (its envc and env_len were reserved, 0).
+    if (boot->version != SHMEM_BOOT_VERSION && boot->version != 1) {
+        uint64_t hart;
+        __asm__ volatile("csrr %0, mhartid" : "=r"(hart));
+        Message().s("libshmem: hart ").u(hart).s(": boot block version ").u(boot->version)
+            .s(", this image reads version ").u(SHMEM_BOOT_VERSION).s(": oshrun and the image are of different ")
+            .s("libshmem builds").write_early();
+        port::end_run_early(127);
+    }
     port::Geometry &g = port::geometry;
     g.ram_base = boot->ram_base;
     g.log2 = boot->log2_partition;
@@ -106,15 +143,15 @@ void shmem_crt_start(struct shmem_boot_block *boot)
         port::wait_until([started, n = boot->npes] { return __atomic_load_n(started, __ATOMIC_ACQUIRE) == n; });
     }
 
-    // argv from the boot block's strings; the array lives on this PE's stack for the whole run.
+    // argv, then the environment (NAME=VALUE), from the boot block's strings; both arrays live on this PE's stack
+    // for the whole run.
     char *argv[SHMEM_MAX_ARGS + 1];
-    int argc = 0;
-    for (uint32_t off = 0; argc < int(boot->argc) && argc < int(SHMEM_MAX_ARGS) && off < boot->args_len; ++argc) {
-        argv[argc] = boot->args + off;
-        while (off < boot->args_len && boot->args[off] != '\0') ++off;
-        ++off;
-    }
-    argv[argc] = nullptr;
+    char *envp[max_env + 1];
+    const int argc = split_strings(boot->args, boot->argc, boot->args_len, argv, SHMEM_MAX_ARGS);
+    envp[0] = nullptr;
+    if (boot->version >= 2 && boot->args_len <= sizeof boot->args && boot->env_len <= sizeof boot->args - boot->args_len)
+        split_strings(boot->args + boot->args_len, boot->envc, boot->env_len, envp, max_env);
+    environ = envp;
 
     for (init_fn *f = __preinit_array_start; f < __preinit_array_end; ++f) (*f)();
     for (init_fn *f = __init_array_start; f < __init_array_end; ++f) (*f)();
@@ -131,7 +168,7 @@ int getentropy(void *, size_t)
 
 void _exit(int status)
 {
-    flush_line();
+    flush_lines();
     port::finish(status);
 }
 
@@ -143,21 +180,21 @@ void shmem_crt_bad_boot_block(uint64_t hart, uintptr_t where)
         .s("libshmem: hart ").u(hart).s(": no boot block at ").x(where)
         .s("; start the image with oshrun (host_loader), which writes one per PE")
         .write_early();
-    port::end_run(127);
+    port::end_run_early(127);
 }
 
 void shmem_crt_bad_relocation(uint64_t type)
 {
     Message().s("libshmem: image has relocation type ").u(type)
         .s("; only R_RISCV_RELATIVE (3) can be applied at startup: link with add_shmem_executable").write_early();
-    port::end_run(127);
+    port::end_run_early(127);
 }
 
 void shmem_crt_trap(uint64_t cause, uint64_t pc, uint64_t tval, uint64_t sp, uint64_t ra)
 {
     const port::Geometry &g = port::geometry;
     port::console_release_if_mine();
-    line_len = 0;  // a half-written line may be what trapped; the report matters more
+    out_line.len = err_line.len = 0;  // a half-written line may be what trapped; the report matters more
     Message()
         .s("libshmem: PE ").u(uint64_t(g.pe)).s(": trap: ").s(trap_name(cause)).s(" (mcause ").u(cause)
         .s(") at pc ").x(pc).s(" (image address ").x((pc & g.mask) - SHMEM_IMAGE_OFFSET).s("), mtval ").x(tval)
@@ -168,4 +205,9 @@ void shmem_crt_trap(uint64_t cause, uint64_t pc, uint64_t tval, uint64_t sp, uin
 
 }  // extern "C"
 
-void shmem::port::flush_console() { flush_line(); }
+// Before a report that ends the run: a partial line is ended, so that the report starts a line of its own.
+void shmem::port::flush_console()
+{
+    if (out_line.len != 0) shmem_crt_putc('\n', SHMEM_CONSOLE_STDOUT);
+    if (err_line.len != 0) shmem_crt_putc('\n', SHMEM_CONSOLE_STDERR);
+}

@@ -4,6 +4,11 @@
  */
 #include "boot_block.h"
 
+/* No linker relaxation here: it would shrink this code after the assembler wrote its debug ranges, which would then
+ * cover the start of the next function (main, laid out right after _start), and gdb's `break main` would stop in
+ * _start. */
+    .option norelax
+
 #define R_RISCV_NONE 0
 #define R_RISCV_RELATIVE 3
 

@@ -4,6 +4,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <chrono>
 #include <csignal>
 #include <filesystem>
@@ -12,6 +13,7 @@
 
 #include "cli.hpp"
 #include "common.hpp"
+#include "console_records.hpp"
 #include "elf_builder.hpp"
 #include "run.hpp"
 #include "target.hpp"
@@ -81,7 +83,99 @@ TEST(Cli, UsageErrors) {
     EXPECT_HAS(usage_failure({"-np"}).what(), "-np needs a value");
     EXPECT_HAS(usage_failure({"--timeout", "soon", "p.elf"}).what(), "not a number of seconds");
     EXPECT_HAS(usage_failure({"--symmetric-size", "big", "p.elf"}).what(), "not a size");
-    EXPECT_HAS(usage_failure({"--icount=yes", "p.elf"}).what(), "unknown option");
+    EXPECT_HAS(usage_failure({"--icount=yes", "p.elf"}).what(), "unknown option --icount=yes: --icount takes no value");
+}
+
+TEST(Cli, DidYouMean) {
+    EXPECT_EQ(std::string(usage_failure({"--tag-ouput", "p.elf"}).what()),
+              "unknown option --tag-ouput; did you mean --tag-output?\n(oshrun --help shows the usage)");
+    EXPECT_HAS(usage_failure({"--versoin"}).what(), "unknown option --versoin; did you mean --version?");
+    EXPECT_HAS(usage_failure({"-tag-output", "p.elf"}).what(), "did you mean --tag-output?");
+    EXPECT_HAS(usage_failure({"--gdb-prot", "1", "p.elf"}).what(), "did you mean --gdb-port?");
+    EXPECT_HAS(usage_failure({"--output-file=out", "p.elf"}).what(),
+               "unknown option --output-file=out; did you mean --output-filename?");  // a unique prefix
+    EXPECT_HAS(usage_failure({"--tag", "p.elf"}).what(), "did you mean --tag-output?");
+    EXPECT_HAS(usage_failure({"--npe", "2", "p.elf"}).what(), "did you mean --np or --npes?");
+    // Nothing close: no guess.
+    EXPECT_EQ(std::string(usage_failure({"--frobnicate", "p.elf"}).what()).find("did you mean"), std::string::npos);
+    EXPECT_EQ(std::string(usage_failure({"-y", "p.elf"}).what()).find("did you mean"), std::string::npos);
+    EXPECT_EQ(std::string(usage_failure({"--e", "p.elf"}).what()).find("did you mean"), std::string::npos);
+    EXPECT_EQ(close_options("--timeuot"), std::vector<std::string>{"--timeout"});
+    EXPECT_TRUE(close_options("--zzz").empty());
+}
+
+TEST(Cli, Version) {
+    const Cli cli = parse_cli({"--version"});  // no program needed
+    EXPECT_TRUE(cli.version);
+    EXPECT_EQ(version_text(), std::string("oshrun (libshmem) ") + SHMEM_VERSION +
+                                  "\ntargets: virt-rv64, epiphany-e16, epiphany-e64\n");
+}
+
+TEST(Cli, OutputOptions) {
+    const Cli cli = parse_cli({"--tag-output", "--output-filename", "logs", "p.elf"});
+    EXPECT_TRUE(cli.tag_output);
+    EXPECT_EQ(cli.output_dir, "logs");
+    EXPECT_EQ(parse_cli({"--output-filename=d/e", "p.elf"}).output_dir, "d/e");
+    EXPECT_FALSE(parse_cli({"p.elf"}).tag_output);
+    EXPECT_HAS(usage_failure({"--tag-output=yes", "p.elf"}).what(), "--tag-output takes no value");
+    EXPECT_HAS(usage_failure({"--output-filename", "", "p.elf"}).what(), "--output-filename needs a directory");
+}
+
+TEST(Cli, EnvironmentExports) {
+    const Cli cli = parse_cli({"-x", "FOO=bar=baz", "-x", "HOME", "-x", "EMPTY=", "-x", "SHMEM_A=mine", "p.elf"});
+    ASSERT_EQ(cli.exports.size(), 4u);
+    EXPECT_EQ(cli.exports[0].name, "FOO");
+    EXPECT_EQ(cli.exports[0].value.value(), "bar=baz");
+    EXPECT_EQ(cli.exports[1].name, "HOME");
+    EXPECT_FALSE(cli.exports[1].value);
+    EXPECT_EQ(cli.exports[2].value.value(), "");
+    // SHMEM_* from oshrun's environment, -x on top (winning), sorted by name; nothing else of the environment.
+    const std::vector<std::string> host = {"PATH=/bin", "SHMEM_B=2", "HOME=/root", "SHMEM_A=1", "SHMEMX=no",
+                                           "OSHRUN_TIMEOUT=3"};
+    EXPECT_EQ(program_environment(cli, host), (std::vector<std::string>{"EMPTY=", "FOO=bar=baz", "HOME=/root",
+                                                                        "SHMEM_A=mine", "SHMEM_B=2"}));
+    EXPECT_EQ(program_environment(parse_cli({"p.elf"}), host), (std::vector<std::string>{"SHMEM_A=1", "SHMEM_B=2"}));
+    EXPECT_STREQ(env_value(host, "HOME"), "/root");
+    EXPECT_EQ(env_value(host, "HOM"), nullptr);
+    try {
+        program_environment(parse_cli({"-x", "NOT_SET_ANYWHERE", "p.elf"}), host);
+        ADD_FAILURE();
+    } catch (const Failure& f) {
+        EXPECT_EQ(f.status, 2);
+        EXPECT_HAS(f.what(), "-x NOT_SET_ANYWHERE: NOT_SET_ANYWHERE is not set in oshrun's environment");
+    }
+    EXPECT_HAS(usage_failure({"-x", "=v", "p.elf"}).what(), "-x =v: expected NAME=VALUE or NAME");
+    EXPECT_HAS(usage_failure({"-x"}).what(), "-x needs a value");
+}
+
+TEST(Cli, Gdb) {
+    const Cli cli = parse_cli({"--gdb", "1", "-np", "2", "p.elf"});  // -np may come after --gdb
+    EXPECT_EQ(cli.gdb_pe.value(), 1u);
+    EXPECT_FALSE(cli.gdb_port);
+    EXPECT_EQ(parse_cli({"-np", "4", "--gdb=3", "--gdb-port", "1234", "p.elf"}).gdb_port.value(), 1234u);
+    EXPECT_HAS(usage_failure({"-np", "2", "--gdb", "2", "p.elf"}).what(),
+               "--gdb 2: not a PE of this run; expected 0 <= PE < 2 (-np 2)");
+    EXPECT_HAS(usage_failure({"--gdb", "1", "p.elf"}).what(), "expected 0 <= PE < 1");
+    EXPECT_HAS(usage_failure({"--gdb", "-1", "p.elf"}).what(), "--gdb -1: not a PE number");
+    EXPECT_HAS(usage_failure({"--gdb-port", "1234", "p.elf"}).what(), "--gdb-port needs --gdb PE");
+    EXPECT_HAS(usage_failure({"--gdb", "0", "--gdb-port", "70000", "p.elf"}).what(), "not a TCP port");
+    EXPECT_HAS(usage_failure({"--gdb", "0", "--gdb-port", "0", "p.elf"}).what(), "not a TCP port");
+}
+
+TEST(Cli, DebugFromEnvironment) {
+    EXPECT_FALSE(debug_requested(nullptr));
+    EXPECT_FALSE(debug_requested(""));
+    EXPECT_FALSE(debug_requested("0"));
+    EXPECT_TRUE(debug_requested("1"));
+    EXPECT_TRUE(debug_requested("yes"));
+}
+
+TEST(Cli, UsageListsOptionsAndStatuses) {
+    const std::string u = usage();
+    for (const char* s : {"--version", "-x NAME=VALUE", "--tag-output", "--output-filename DIR", "--gdb PE",
+                          "--gdb-port N", "SHMEM_DEBUG", "  0  ", "1..255", "134", "139", "124", "125", "127",
+                          "  2  "})
+        EXPECT_HAS(u, s);
 }
 
 TEST(Cli, TimeoutFromEnvironment) {
@@ -137,6 +231,51 @@ TEST(Run, TimeoutEscalatesToKill) {
     EXPECT_EQ(r.term_signal, SIGKILL);
 }
 
+TEST(Run, OutputRelayedAsItComes) {
+    // The first piece arrives while the child still runs, not when it ends.
+    using clock = std::chrono::steady_clock;
+    const auto start = clock::now();
+    std::string got;
+    double first = -1;
+    const RunResult r = run_child({"sh", "-c", "printf early; sleep 0.5; printf late"}, 0, [&](const char* b, size_t n) {
+        if (first < 0) first = std::chrono::duration<double>(clock::now() - start).count();
+        got.append(b, n);
+    });
+    EXPECT_EQ(r.exit_status, 0);
+    EXPECT_EQ(got, "earlylate");
+    EXPECT_GE(first, 0);
+    EXPECT_LT(first, 0.4);
+}
+
+TEST(Run, OutputDrainedAfterExit) {
+    // A lot of output, then the child ends at once: every byte comes through.
+    size_t bytes = 0;
+    const RunResult r = run_child({"sh", "-c", "head -c 3000000 /dev/zero; exit 4"}, 0,
+                                  [&](const char*, size_t n) { bytes += n; });
+    EXPECT_EQ(r.exit_status, 4);
+    EXPECT_EQ(bytes, 3000000u);
+    // A process the child leaves behind keeps the pipe open: run_child still returns when the child ends.
+    const auto start = std::chrono::steady_clock::now();
+    std::string got;
+    run_child({"sh", "-c", "sleep 3 >/dev/null 2>&1 & echo done"}, 0, [&](const char* b, size_t n) { got.append(b, n); });
+    EXPECT_EQ(got, "done\n");
+    EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(2));
+    // Without a sink the child writes to our stdout itself, and a timeout still works with one.
+    const RunResult t = run_child({"sh", "-c", "echo x; exec sleep 10"}, 0.2, [](const char*, size_t) {});
+    EXPECT_TRUE(t.timed_out);
+    // A child that writes without pause still meets its time limit.
+    const auto begin = std::chrono::steady_clock::now();
+    const RunResult busy = run_child({"yes"}, 0.3, [](const char*, size_t) {});
+    EXPECT_TRUE(busy.timed_out);
+    EXPECT_LT(std::chrono::steady_clock::now() - begin, std::chrono::seconds(3));
+}
+
+TEST(Run, FreeTcpPort) {
+    const unsigned port = free_tcp_port();
+    EXPECT_GT(port, 0u);
+    EXPECT_LT(port, 65536u);
+}
+
 TEST(Run, MissingProgram) {
     try {
         run_child({"/nonexistent/qemu"}, 0);
@@ -166,6 +305,17 @@ TEST(Run, ShellJoin) {
     EXPECT_EQ(shell_join({"a b", "", "it's"}), "'a b' '' 'it'\\''s'");
 }
 
+// A shell command that writes these bytes (console records) to stdout, as the guest does through the UART.
+std::string shell_printf(const std::string& bytes) {
+    std::string s = "printf '";
+    for (unsigned char c : bytes) {
+        char oct[8];
+        std::snprintf(oct, sizeof oct, "\\%03o", c);
+        s += std::isalnum(c) || c == ' ' ? std::string(1, char(c)) : std::string(oct);
+    }
+    return s + "'";
+}
+
 // oshrun itself, with a shell script standing in for QEMU.
 class Oshrun : public ::testing::Test {
 protected:
@@ -187,8 +337,9 @@ protected:
         chmod(path.c_str(), 0755);
         return path;
     }
-    int oshrun(const std::string& args) {
-        const std::string cmd = std::string(OSHRUN_PATH) + " " + args + " >" + dir.path() + "/out 2>" + dir.path() + "/err";
+    int oshrun(const std::string& args, const std::string& env = "") {
+        const std::string cmd = env + " " + std::string(OSHRUN_PATH) + " " + args + " >" + dir.path() + "/out 2>" +
+                                dir.path() + "/err";
         const int status = std::system(cmd.c_str());
         out = slurp(dir.path() + "/out");
         err = slurp(dir.path() + "/err");
@@ -212,7 +363,7 @@ TEST_F(Oshrun, DryRun) {
 }
 
 TEST_F(Oshrun, PassesExitStatusAndCleansUp) {
-    const std::string qemu = fake_qemu("echo guest says hi; exit 7");
+    const std::string qemu = fake_qemu("echo guest says hi; " + shell_printf(exit_record(1, 7)) + "; exit 7");
     EXPECT_EQ(oshrun("--qemu " + qemu + " -np 2 --icount " + image + " x y"), 7) << err;
     EXPECT_EQ(out, "guest says hi\n");
     const std::string args = slurp(dir.path() + "/args");
@@ -247,8 +398,88 @@ TEST_F(Oshrun, TimeoutFromEnvironment) {
 
 TEST_F(Oshrun, EmulatorKilledBySignal) {
     const std::string qemu = fake_qemu("kill -KILL $$");
-    EXPECT_EQ(oshrun("--qemu " + qemu + " " + image), 128 + SIGKILL);
-    EXPECT_HAS(err, "killed by signal 9");
+    EXPECT_EQ(oshrun("--qemu " + qemu + " " + image), 125);
+    EXPECT_HAS(err, "oshrun: the emulator (" + qemu + ") failed (killed by signal 9 (Killed)) before the program ended");
+}
+
+TEST_F(Oshrun, EmulatorFailsBeforeTheProgramEnds) {
+    // QEMU refusing an option: its message on stderr, then 125, whatever its own status.
+    const std::string qemu = fake_qemu("echo 'qemu: -frob: invalid option' >&2; exit 1");
+    EXPECT_EQ(oshrun("--qemu " + qemu + " --extra-qemu-arg=-frob " + image), 125);
+    EXPECT_EQ(err, "qemu: -frob: invalid option\noshrun: the emulator (" + qemu +
+                       ") failed (exit status 1) before the program ended\n");
+    // Even an emulator that exits 0 failed if no exit record came: the program never said it ended.
+    EXPECT_EQ(oshrun("--qemu " + fake_qemu("echo plain text; exit 0") + " " + image), 125);
+    EXPECT_EQ(out, "plain text\n");
+    EXPECT_HAS(err, "failed (exit status 0) before the program ended");
+}
+
+TEST_F(Oshrun, ExitRecordGivesTheStatus) {
+    // The record's status, whatever QEMU says (its 8 bits, or 0 for a status of 256)...
+    EXPECT_EQ(oshrun("--qemu " + fake_qemu(shell_printf(exit_record(0, 139)) + "; exit 0") + " " + image), 139);
+    EXPECT_EQ(err, "");
+    // ...and of two PEs that ended the run at once, the one whose status the emulator exits with.
+    EXPECT_EQ(oshrun("--qemu " + fake_qemu(shell_printf(exit_record(0, 3) + exit_record(1, 4)) + "; exit 4") +
+                     " -np 2 " + image), 4);
+    EXPECT_EQ(oshrun("--qemu " + fake_qemu(shell_printf(exit_record(0, 3) + exit_record(1, 4)) + "; exit 9") +
+                     " -np 2 " + image), 3);
+}
+
+TEST_F(Oshrun, RelaysRecordsTagsAndStreams) {
+    const std::string qemu = fake_qemu(shell_printf(console_records(1, "one\n") + console_records(0, "err\n", 'e') +
+                                                    console_records(0, "zer") + console_records(1, "partial") +
+                                                    console_records(0, "o\n") + exit_record(0, 0)));
+    EXPECT_EQ(oshrun("--qemu " + qemu + " -np 2 " + image), 0) << err;
+    EXPECT_EQ(out, "one\nzero\npartial\n");
+    EXPECT_EQ(err, "err\n");
+    EXPECT_EQ(oshrun("--tag-output --qemu " + qemu + " -np 2 " + image), 0) << err;
+    EXPECT_EQ(out, "[PE 1] one\n[PE 0] zero\n[PE 1] partial\n");
+    EXPECT_EQ(err, "[PE 0] err\n");
+    EXPECT_EQ(oshrun("--output-filename " + dir.path() + "/logs --qemu " + qemu + " -np 3 " + image), 0) << err;
+    EXPECT_EQ(out, "");
+    EXPECT_EQ(err, "");
+    EXPECT_EQ(slurp(dir.path() + "/logs/pe.0"), "err\nzero\n");
+    EXPECT_EQ(slurp(dir.path() + "/logs/pe.1"), "one\npartial\n");
+    EXPECT_EQ(slurp(dir.path() + "/logs/pe.2"), "");
+}
+
+TEST_F(Oshrun, EnvironmentInTheBootBlock) {
+    const std::string qemu = fake_qemu(shell_printf(exit_record(0, 0)));
+    ASSERT_EQ(oshrun("-x ZED=last -x EXTRA=1 --qemu " + qemu + " " + image + " arg", "SHMEM_DEBUG=1 SHMEM_FOO=bar"), 0)
+        << err;
+    const std::string boot = slurp(dir.path() + "/copy-boot0.bin");
+    ASSERT_EQ(boot.size(), 4096u);
+    const std::string strings = image + '\0' + "arg" + '\0' + "EXTRA=1" + '\0' + "SHMEM_DEBUG=1" + '\0' +
+                                "SHMEM_FOO=bar" + '\0' + "ZED=last" + '\0';
+    EXPECT_EQ(boot.substr(64, strings.size()), strings);
+    EXPECT_EQ(boot[44], 4);  // envc
+    // SHMEM_DEBUG: the placement and the command on stderr.
+    EXPECT_HAS(err, "pe 0: partition 0x80000000 boot-block 0x80000000 image 0x80001000");
+    EXPECT_HAS(err, "oshrun: " + qemu + " -machine virt");
+    EXPECT_EQ(oshrun("-x NOT_SET_HERE_EITHER --qemu " + qemu + " " + image), 2);
+    EXPECT_HAS(err, "oshrun: -x NOT_SET_HERE_EITHER: NOT_SET_HERE_EITHER is not set in oshrun's environment");
+    // The heap is sized by the SHMEM_SYMMETRIC_SIZE the PEs get, -x included.
+    ASSERT_EQ(oshrun("--dry-run -x SHMEM_SYMMETRIC_SIZE=64M " + image), 0) << err;
+    EXPECT_HAS(out, "partition 128 MiB");
+    EXPECT_EQ(oshrun("--dry-run " + image + " " + std::string(3000, 'a'), "SHMEM_BIG=" + std::string(1100, 'b')), 2);
+    EXPECT_HAS(err, "program arguments and environment too long for the boot block: the arguments need " +
+                        std::to_string(image.size() + 1 + 3001) + " bytes");
+}
+
+TEST_F(Oshrun, Gdb) {
+    // QEMU stopped with its gdb server; the command that attaches gdb to PE 1; no time limit.
+    const std::string qemu = fake_qemu("sleep 0.5; " + shell_printf(exit_record(0, 0)));
+    ASSERT_EQ(oshrun("--timeout 0.1 --gdb 1 --gdb-port 4567 -np 2 --qemu " + qemu + " " + image), 0) << err;
+    EXPECT_HAS(slurp(dir.path() + "/args"), "-gdb\ntcp:127.0.0.1:4567\n-S\n");
+    EXPECT_HAS(err, "gdb-multiarch -q -ex 'target remote 127.0.0.1:4567' -ex 'symbol-file -o 0x80201000 " + image +
+                        "' -ex 'thread 2'\n");
+    EXPECT_HAS(err, "hart k = thread k+1");
+    EXPECT_HAS(err, "the run starts when gdb continues");
+    // A free port when none is given.
+    ASSERT_EQ(oshrun("--dry-run --gdb 0 " + image), 0) << err;
+    EXPECT_HAS(out, "-gdb tcp:127.0.0.1:");
+    EXPECT_EQ(oshrun("--gdb 2 -np 2 " + image), 2);
+    EXPECT_HAS(err, "--gdb 2: not a PE of this run");
 }
 
 TEST_F(Oshrun, EmulatorMissing) {
@@ -276,6 +507,13 @@ TEST_F(Oshrun, Refusals) {
                            " >/dev/null 2>&1; test $? -eq 2").c_str()), 0);
     EXPECT_EQ(oshrun("--help"), 0);
     EXPECT_HAS(out, "usage: oshrun");
+    EXPECT_EQ(oshrun("--tag-ouput " + image), 2);
+    EXPECT_HAS(err, "oshrun: unknown option --tag-ouput; did you mean --tag-output?");
+}
+
+TEST_F(Oshrun, Version) {
+    EXPECT_EQ(oshrun("--version"), 0);
+    EXPECT_EQ(out, std::string("oshrun (libshmem) ") + SHMEM_VERSION + "\ntargets: virt-rv64, epiphany-e16, epiphany-e64\n");
 }
 
 }  // namespace

@@ -16,6 +16,7 @@
 #include <unordered_map>
 
 #include "common.hpp"
+#include "console_records.hpp"
 #include "elf_builder.hpp"
 #include "epiphany.hpp"
 #include "image.hpp"
@@ -461,15 +462,20 @@ TEST_F(EpPlanTest, DryRunText) {
 // ---------------------------------------------------------------------------------------------------------------
 // The run loop, against a mesh in memory whose "cores" are scripted
 
-// A core's side of the console: writes its output into its ring as room allows, chunk bytes per poll at most,
-// then its status and state, in the order the startup code does.
+// A core's side of the console: writes its output, as console records of its PE (kind: 'o' stdout, 'e' stderr;
+// records of at most 255 bytes, as the startup code writes them), into its ring as room allows, chunk bytes per
+// poll at most, then its status and state, in the order the startup code does. raw: the output goes into the
+// ring as it is.
 struct ScriptedCore {
     std::string output;
     uint32_t state = SHMEM_EP_STATE_DONE, status = 0;
     size_t chunk = 64;
     long finish_after = 0;  // polls to wait, after its output is out, before setting its state (-1: never)
+    char kind = 'o';
+    bool raw = false;
     size_t sent = 0;
     bool finished = false;
+    std::string stream{};   // the ring's bytes: output as records
 };
 
 class FakeMesh : public Mesh {
@@ -518,14 +524,15 @@ private:
         ++polls;
         for (auto& [pe, core] : cores) {
             if (core.finished) continue;
+            if (core.sent == 0) core.stream = core.raw ? core.output : console_records(pe, core.output, core.kind);
             const uint32_t mb = plan->pes.at(pe).mailbox;
             uint32_t head = word(mb + offsetof(shmem_ep_mailbox, head));
             const uint32_t tail = word(mb + offsetof(shmem_ep_mailbox, tail));
-            size_t n = std::min({core.chunk, core.output.size() - core.sent, size_t(SHMEM_EP_MAILBOX_RING - (head - tail))});
+            size_t n = std::min({core.chunk, core.stream.size() - core.sent, size_t(SHMEM_EP_MAILBOX_RING - (head - tail))});
             for (; n > 0; --n, ++head)
-                mem[mb + offsetof(shmem_ep_mailbox, ring) + head % SHMEM_EP_MAILBOX_RING] = uint8_t(core.output[core.sent++]);
+                mem[mb + offsetof(shmem_ep_mailbox, ring) + head % SHMEM_EP_MAILBOX_RING] = uint8_t(core.stream[core.sent++]);
             put_word(mb + offsetof(shmem_ep_mailbox, head), head);
-            if (core.sent == core.output.size() && core.finish_after >= 0 && core.finish_after-- == 0) {
+            if (core.sent == core.stream.size() && core.finish_after >= 0 && core.finish_after-- == 0) {
                 put_word(mb + offsetof(shmem_ep_mailbox, status), core.status);
                 put_word(mb + offsetof(shmem_ep_mailbox, state), core.state);
                 core.finished = true;
@@ -734,18 +741,46 @@ TEST_F(RunLoop, CorruptMailbox) {
     EXPECT_EQ(weird.log.back(), "stop");
 }
 
-TEST(ConsoleRelay, WholeLinesOnly) {
-    std::ostringstream out;
-    ConsoleRelay relay(2, out);
-    relay.take(0, "ab", 2);
-    relay.take(1, "x\ny", 3);
-    EXPECT_EQ(out.str(), "x\n");
-    relay.take(0, "c\nd", 3);
-    EXPECT_EQ(out.str(), "x\nabc\n");
-    relay.flush();
-    EXPECT_EQ(out.str(), "x\nabc\nd\ny\n");
-    relay.flush();  // nothing left
-    EXPECT_EQ(out.str(), "x\nabc\nd\ny\n");
+TEST_F(RunLoop, StderrTagsAndRawRings) {
+    // The rings carry the same records as virt's UART: stderr records go to err, --tag-output prefixes every line
+    // with its PE, and a ring of plain text (no records: an image older than the record console) passes through.
+    const EpPlan p = plan(3);
+    mesh.cores[0] = {"to out\n", SHMEM_EP_STATE_DONE, 0, 3};
+    mesh.cores[1] = {"to err\nunfinished", SHMEM_EP_STATE_DONE, 0, 5, 0, 'e'};
+    mesh.cores[2] = {"plain\n", SHMEM_EP_STATE_DONE, 0, 64, 0, 'o', true};
+    opt.console.tag_output = true;
+    EXPECT_EQ(run(p), 0);
+    EXPECT_HAS(out.str(), "[PE 0] to out\n");
+    EXPECT_HAS(out.str(), "plain\n");
+    EXPECT_EQ(out.str().find("[PE 2]"), std::string::npos);
+    EXPECT_EQ(err.str(), "[PE 1] to err\n[PE 1] unfinished\n");
+}
+
+TEST_F(RunLoop, OutputFiles) {
+    const EpPlan p = plan(2);
+    mesh.cores[0] = {"zero\n", SHMEM_EP_STATE_DONE, 0, 7};
+    mesh.cores[1] = {"one\n", SHMEM_EP_STATE_DONE, 0, 2, 0, 'e'};
+    const TempDir dir;
+    opt.console.output_dir = dir.path() + "/out";
+    EXPECT_EQ(run(p), 0);
+    EXPECT_EQ(out.str(), "");
+    EXPECT_EQ(err.str(), "");
+    for (unsigned k = 0; k < 2; ++k) {
+        std::ifstream f(dir.path() + "/out/pe." + std::to_string(k));
+        std::stringstream text;
+        text << f.rdbuf();
+        EXPECT_EQ(text.str(), k == 0 ? "zero\n" : "one\n");
+    }
+}
+
+TEST_F(RunLoop, AnotherPesRecordInARingIsNotARecord) {
+    // PE 0's ring holds a record that claims to be PE 1's: its bytes pass through raw, reported once.
+    const EpPlan p = plan(2);
+    mesh.cores[0] = {console_records(1, "spoof\n"), SHMEM_EP_STATE_DONE, 0, 64, 0, 'o', true};
+    mesh.cores[1] = {};
+    EXPECT_EQ(run(p), 0);
+    EXPECT_EQ(out.str(), console_records(1, "spoof\n"));
+    EXPECT_HAS(err.str(), "oshrun: console: malformed record (a record of PE 1 in PE 0's stream)");
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -782,6 +817,17 @@ TEST_F(EpOshrun, DryRun) {
     ASSERT_EQ(oshrun("--target=epiphany-e64 -np 64 --backend esim --dry-run " + image), 0) << err;
     EXPECT_HAS(out, "pe 63: coreid 0x9cf row 39 col 15 base 0x9cf00000");
     EXPECT_HAS(out, "backend: esim\n");
+}
+
+TEST_F(EpOshrun, NoEnvironmentNoGdb) {
+    // -x: a warning, not a failure (an Epiphany boot block has no room for an environment); --gdb is QEMU's.
+    ASSERT_EQ(oshrun("--target epiphany-e16 -x FOO=1 --dry-run " + image), 0) << err;
+    EXPECT_EQ(err, "oshrun: warning: -x ignored: Epiphany PEs have no environment (no room for one in their boot "
+                   "block)\n");
+    ASSERT_EQ(oshrun("--target epiphany-e16 --dry-run " + image, "SHMEM_FOO=1"), 0) << err;
+    EXPECT_EQ(err, "");  // SHMEM_* of the environment: nothing to say
+    EXPECT_EQ(oshrun("--target epiphany-e16 --gdb 0 " + image), 2);
+    EXPECT_HAS(err, "--gdb is an option of virt-rv64 (QEMU); epiphany-e16 does not take it");
 }
 
 TEST_F(EpOshrun, Refusals) {

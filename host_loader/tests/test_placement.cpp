@@ -150,11 +150,65 @@ TEST(Placement, BootBlocks) {
         EXPECT_EQ(b.args_len, sizeof expected);
         EXPECT_EQ(std::memcmp(b.args, expected, sizeof expected), 0);
         for (size_t i = sizeof expected; i < sizeof b.args; ++i) ASSERT_EQ(b.args[i], 0);
+        EXPECT_EQ(b.envc, 0u);  // no environment asked for
+        EXPECT_EQ(b.env_len, 0u);
         // Everything else (started, reserved) is zero.
         for (size_t i = offsetof(shmem_boot_block, args_len) + 4; i < offsetof(shmem_boot_block, args); ++i)
             ASSERT_EQ(lay.boot_blocks[k][i], 0) << i;
     }
     EXPECT_EQ(std::memcmp("SSHMMBB1", lay.boot_blocks[0].data(), 8), 0);  // the magic, little-endian
+}
+
+TEST(Placement, BootBlockVersion2Layout) {
+    // The contract with crt/virt-rv64 (version 2): where each field is, byte for byte.
+    EXPECT_EQ(SHMEM_BOOT_VERSION, 2);
+    EXPECT_EQ(offsetof(shmem_boot_block, argc), 32u);
+    EXPECT_EQ(offsetof(shmem_boot_block, args_len), 36u);
+    EXPECT_EQ(offsetof(shmem_boot_block, started), 40u);
+    EXPECT_EQ(offsetof(shmem_boot_block, envc), 44u);
+    EXPECT_EQ(offsetof(shmem_boot_block, env_len), 48u);
+    EXPECT_EQ(offsetof(shmem_boot_block, args), 64u);
+}
+
+TEST(Placement, BootBlocksWithEnvironment) {
+    // The environment's "NAME=VALUE" strings follow argv's in args[], counted by envc and env_len.
+    PlaceRequest req = request(2);
+    req.argv = {"p.elf", "a"};
+    req.env = {"SHMEM_DEBUG=1", "X=", "Y=a=b"};
+    const Layout lay = place(image(0x5000, 0x2000), req);
+    const char expected[] = "p.elf\0a\0SHMEM_DEBUG=1\0X=\0Y=a=b";  // and the final NUL
+    for (unsigned k = 0; k < 2; ++k) {
+        const std::vector<uint8_t>& bytes = lay.boot_blocks[k];
+        const shmem_boot_block b = boot_block(bytes);
+        EXPECT_EQ(b.version, 2u);
+        EXPECT_EQ(b.argc, 2u);
+        EXPECT_EQ(b.args_len, 8u);  // "p.elf\0a\0"
+        EXPECT_EQ(b.envc, 3u);
+        EXPECT_EQ(b.env_len, sizeof expected - 8);
+        EXPECT_EQ(std::memcmp(b.args, expected, sizeof expected), 0);
+        for (size_t i = sizeof expected; i < sizeof b.args; ++i) ASSERT_EQ(b.args[i], 0);
+        // Little-endian words at their offsets, as the startup code reads them.
+        EXPECT_EQ(bytes[44], 3);
+        EXPECT_EQ(bytes[48], sizeof expected - 8);
+        EXPECT_EQ(bytes[52] | bytes[53] | bytes[54] | bytes[55], 0);  // reserved0
+        for (size_t i = 56; i < 64; ++i) ASSERT_EQ(bytes[i], 0) << i;  // reserved1
+    }
+}
+
+TEST(Placement, ArgumentsAndEnvironmentTooLong) {
+    const size_t room = sizeof(shmem_boot_block::args);
+    // Exactly full: argv "prog" (5 bytes) and one variable of room - 5 bytes with its NUL.
+    EXPECT_NO_THROW(make_virt_boot_block(0, 1, 20, {"prog"}, {"V=" + std::string(room - 5 - 3, 'v')}));
+    try {
+        make_virt_boot_block(0, 1, 20, {"prog", "arg"}, {"A=1", "V=" + std::string(room, 'v')});
+        ADD_FAILURE();
+    } catch (const Failure& f) {
+        EXPECT_EQ(f.status, 2);
+        EXPECT_HAS(f.what(), "program arguments and environment too long for the boot block: the arguments need 9 "
+                             "bytes with their NULs (argv[0] included), the environment (2 variables: SHMEM_* and "
+                             "-x) " + std::to_string(4 + room + 3) + ", together " + std::to_string(9 + 4 + room + 3) +
+                             "; the boot block holds " + std::to_string(room));
+    }
 }
 
 TEST(Placement, TooManyArguments) {
@@ -297,6 +351,15 @@ TEST(QemuCommand, ThreePes) {
     EXPECT_EQ(*(icount + 1), "shift=0,sleep=off");
     EXPECT_EQ(cmd[cmd.size() - 2], "-s");
     EXPECT_EQ(cmd.back(), "-S");
+
+    // --gdb: the server on the loopback interface, every hart stopped until gdb continues.
+    opt.extra = {};
+    opt.gdb_port = 4242;
+    cmd = virt_command(lay, opt, "/tmp/d");
+    const auto gdb = std::find(cmd.begin(), cmd.end(), "-gdb");
+    ASSERT_NE(gdb, cmd.end());
+    EXPECT_EQ(*(gdb + 1), "tcp:127.0.0.1:4242");
+    EXPECT_EQ(*(gdb + 2), "-S");
 }
 
 TEST(QemuCommand, FilesWritten) {

@@ -16,6 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "console_protocol.h"
 #include "shmem_chip.h"
 
 namespace shmem::port {
@@ -111,6 +112,9 @@ inline void clear(uint32_t *remote_word)
 // Clock cycles since startup, from CTIMER0 counting down from 0xffffffff (wraps after 2^32 cycles, about 7 s
 // at 600 MHz: enough for the benchmarks, which time single operations).
 inline uint64_t cycles() { return uint32_t(~reg::at(reg::ctimer0)); }
+// The core clock the Parallella runs its Epiphany at (E16G301: up to 1 GHz; the board sets 600 MHz): what
+// clock_gettime, gettimeofday and clock convert cycles() with (crt/epiphany/crt.cpp).
+inline constexpr uint32_t clock_hz = 600000000;
 
 // ---- sleeping and waking --------------------------------------------------------------------------------
 //
@@ -152,8 +156,16 @@ inline constexpr const char hw_barrier_needs[] = "every core of the chip (" SHME
 
 // ---- platform ---------------------------------------------------------------------------------------------
 
-// Console bytes go to this PE's mailbox in shared DRAM; the host assembles and prints whole lines per PE.
-void console_write(const char *buf, size_t n);
+// No environment (the boot block has no room for one): SHMEM_VERSION/INFO/DEBUG compile away. No private heap
+// either: malloc has nothing to give (crt/epiphany/crt.cpp, _sbrk), so static data and the symmetric heap are
+// all there is, and they touch.
+inline constexpr bool has_environment = false;
+inline constexpr bool has_private_heap = false;
+
+// Console records (crt/common/console_protocol.h) go to this PE's mailbox ring in shared DRAM, each console_write
+// as one record or more of `kind` ('o', 'e'); the host reassembles and prints whole lines per PE and stream. The
+// ring is this PE's own: no lock, and console_write_early is console_write (as a stderr record).
+void console_write(char kind, const char *buf, size_t n);
 void flush_console();
 void console_write_early(const char *buf, size_t n);
 inline void console_release_if_mine() {}

@@ -1,4 +1,4 @@
-// The out-of-line part of the virt-rv64 port: console, ending a run, the misaligned copy.
+// The out-of-line part of the virt-rv64 port: console records, ending a run, the misaligned copy.
 #include "shmem_port.hpp"
 
 namespace shmem::port {
@@ -10,6 +10,8 @@ namespace {
 
 // Machine-wide words; they are used in PE 0's partition only.
 uint32_t console_lock;
+// This PE's: payload bytes of the record being written that are not out yet (see console_release_if_mine).
+size_t console_owed;
 uint32_t pes_done;
 struct {
     uint32_t arrived;
@@ -32,21 +34,51 @@ void uart_put(char c)
     for (;;) __asm__ volatile("wfi");
 }
 
-}  // namespace
-
-void console_write(const char *buf, size_t n)
+// The lock word holds the owner's PE number + 1. A waiter sleeps on the backstop timer rather than spinning; the
+// holder does not know who waits, and contention is rare enough that the 1 ms backstop is not worth a wake list.
+// Returns false if this PE held it already (the caller must then leave it held).
+bool console_lock_acquire()
 {
     uint32_t *lock = remote_ptr(&console_lock, 0);
-    // The lock word holds the owner's PE number + 1, held for one line at most. A waiter sleeps on the backstop
-    // timer rather than spinning; the holder does not know who waits, and contention is rare enough that the
-    // 1 ms backstop is not worth a wake list.
     const uint32_t mine = uint32_t(geometry.pe) + 1;
+    if (__atomic_load_n(lock, __ATOMIC_RELAXED) == mine) return false;
     for (uint32_t expected = 0; !__atomic_compare_exchange_n(lock, &expected, mine, false, __ATOMIC_ACQUIRE,
                                                               __ATOMIC_RELAXED);
          expected = 0)
         wait_until([lock] { return __atomic_load_n(lock, __ATOMIC_RELAXED) == 0; });
-    for (size_t i = 0; i < n; ++i) uart_put(buf[i]);
-    __atomic_store_n(lock, 0u, __ATOMIC_RELEASE);
+    return true;
+}
+
+// One record's header (crt/common/console_protocol.h); the payload follows.
+void record_header(char kind, unsigned pe, size_t len)
+{
+    const char header[SHMEM_CONSOLE_HEADER] = {SHMEM_CONSOLE_SOH, kind, char(pe & 0xff), char(pe >> 8), char(len)};
+    for (char c : header) uart_put(c);
+}
+
+[[noreturn]] void end_with(unsigned pe, int status)
+{
+    const uint32_t code = (status > 0 && status < 256) ? uint32_t(status) : (status == 0 ? 0u : 255u);
+    record_header(SHMEM_CONSOLE_EXIT, pe, 1);
+    uart_put(char(code));
+    fence();
+    *test_device = code == 0 ? 0x5555u : (code << 16) | 0x3333u;
+    park();
+}
+
+}  // namespace
+
+void console_write(char kind, const char *buf, size_t n)
+{
+    const bool took = console_lock_acquire();
+    const unsigned pe = unsigned(geometry.pe);
+    do {
+        const size_t len = n < SHMEM_CONSOLE_MAX_PAYLOAD ? n : SHMEM_CONSOLE_MAX_PAYLOAD;
+        record_header(kind, pe, len);
+        n -= len;
+        for (console_owed = len; console_owed != 0; --console_owed) uart_put(*buf++);
+    } while (n != 0);
+    if (took) __atomic_store_n(remote_ptr(&console_lock, 0), 0u, __ATOMIC_RELEASE);
 }
 
 void console_write_early(const char *buf, size_t n)
@@ -54,11 +86,14 @@ void console_write_early(const char *buf, size_t n)
     for (size_t i = 0; i < n; ++i) uart_put(buf[i]);
 }
 
+// A record cut short by a trap is padded to its announced length first, or oshrun would read the next record's
+// bytes as its payload.
 void console_release_if_mine()
 {
-    uint32_t expected = uint32_t(geometry.pe) + 1;
-    __atomic_compare_exchange_n(remote_ptr(&console_lock, 0), &expected, 0u, false, __ATOMIC_RELEASE,
-                                __ATOMIC_RELAXED);
+    uint32_t *lock = remote_ptr(&console_lock, 0);
+    if (__atomic_load_n(lock, __ATOMIC_RELAXED) != uint32_t(geometry.pe) + 1) return;
+    for (; console_owed != 0; --console_owed) uart_put(' ');
+    __atomic_store_n(lock, 0u, __ATOMIC_RELEASE);
 }
 
 // The WAND-style barrier (Epiphany's WAND instruction, done with what virt has): each PE arrives on a counter in
@@ -81,12 +116,19 @@ void hw_barrier()
     wait_until([w, gen] { return __atomic_load_n(&w->generation, __ATOMIC_ACQUIRE) != gen; });
 }
 
+// The exit record is the last thing on the console: the lock is kept, so no PE writes after it (the emulator
+// is gone a moment later). A PE that holds the lock already (a trap inside console_write) writes it as it is.
 void end_run(int status)
 {
-    uint32_t code = (status > 0 && status < 256) ? uint32_t(status) : (status == 0 ? 0u : 255u);
-    fence();
-    *test_device = code == 0 ? 0x5555u : (code << 16) | 0x3333u;
-    park();
+    console_lock_acquire();
+    end_with(unsigned(geometry.pe), status);
+}
+
+void end_run_early(int status)
+{
+    uint64_t hart;
+    __asm__ volatile("csrr %0, mhartid" : "=r"(hart));
+    end_with(unsigned(hart), status);
 }
 
 void finish(int status)

@@ -5,6 +5,8 @@
 //    0x2004000 + 8*hart, mtime at 0x200bff8, 10 MHz.
 //  - SiFive test device at 0x100000: 0x5555 ends QEMU with status 0, (code << 16) | 0x3333 with `code`.
 //  - NS16550 UART at 0x10000000.
+//  - Goldfish RTC at 0x101000: TIME_LOW (+0) then TIME_HIGH (+4) is the host's wall clock in ns since the epoch
+//    (reading TIME_LOW latches TIME_HIGH).
 //  - `wfi` returns when (mip & mie) != 0 even with mstatus.MIE = 0, so a hart can sleep on msip/mtip without
 //    ever taking an interrupt: no handler, no saved context, no race with the code that armed it.
 // All of the partitioned address space is ordinary coherent RAM: a remote store is a store.
@@ -12,6 +14,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "console_protocol.h"
 
 namespace shmem::port {
 
@@ -106,8 +110,18 @@ inline volatile uint64_t *mtimecmp(int hart)
     return reinterpret_cast<volatile uint64_t *>(0x2004000u + 8u * hart);
 }
 inline volatile uint64_t *mtime() { return reinterpret_cast<volatile uint64_t *>(0x200bff8u); }
+inline constexpr uint64_t ticks_per_second = 10000000;  // mtime runs at 10 MHz
 inline constexpr uint64_t backstop_ticks = 10000;  // 1 ms at 10 MHz
 }  // namespace clint
+
+// Wall-clock time (CLOCK_REALTIME, gettimeofday, time), nanoseconds since the epoch. Only QEMU's virt has this
+// device at this address: a board port gives 0 here (or its own RTC).
+inline uint64_t rtc_ns()
+{
+    volatile uint32_t *rtc = reinterpret_cast<volatile uint32_t *>(0x101000u);
+    const uint32_t lo = rtc[0];  // latches the high word
+    return uint64_t(rtc[1]) << 32 | lo;
+}
 
 // This PE's "I am asleep, wake me" word; symmetric, so writers read it in the target's partition.
 extern uint32_t sleeping;
@@ -151,14 +165,26 @@ inline constexpr const char hw_barrier_needs[] = "nothing";
 
 // ---- platform ---------------------------------------------------------------------------------------------
 
-// Writes bytes to the console under the machine-wide console lock: one call's bytes are never interleaved
-// with another PE's.
-void console_write(const char *buf, size_t n);
+// Does a PE see an environment (getenv; the boot block carries oshrun's -x and SHMEM_* variables)? The library
+// reads SHMEM_VERSION, SHMEM_INFO and SHMEM_DEBUG at shmem_init only where it does.
+inline constexpr bool has_environment = true;
 
-// Writes out this PE's partly filled console line, if any (stdout is line-buffered per PE; see crt.cpp).
+// Is there a private heap (malloc) inside the image, between the static data and the symmetric heap? Then the
+// core's symmetric-address checks leave [__shmem_static_end, geometry.heap_lo) out (linker/virt-rv64/shmem.ld).
+inline constexpr bool has_private_heap = true;
+
+// The console is a stream of records (crt/common/console_protocol.h) on the UART, which oshrun reassembles into
+// each PE's stdout and stderr lines. console_write writes buf as records of `kind` (SHMEM_CONSOLE_STDOUT or
+// SHMEM_CONSOLE_STDERR), as many as n needs, all under the machine-wide console lock: one call's records are
+// never interleaved with another PE's.
+void console_write(char kind, const char *buf, size_t n);
+
+// Writes out this PE's partly filled stdout and stderr lines, if any, each ended by a newline (each stream is
+// line-buffered per PE; crt.cpp): for the library's reports that end the run, which then start a line.
 void flush_console();
 
-// Without the lock, for the startup code's reports before anything is set up (lines may interleave then).
+// Raw bytes, no record and no lock: for the startup code's reports before anything is set up (a hart with no
+// boot block has no PE number, and PE 0's console lock may not be cleared yet). oshrun passes such bytes on.
 void console_write_early(const char *buf, size_t n);
 
 // For the trap report: a PE that trapped inside console_write would otherwise wait for its own lock forever.
@@ -169,7 +195,12 @@ void console_release_if_mine();
 // (1..255; other values become 255).
 [[noreturn]] void finish(int status);
 
-// Ends the whole run now with `status` (shmem_global_exit, fatal errors, traps).
+// Ends the whole run now with `status` (shmem_global_exit, fatal errors, traps): an exit record (the status) is
+// the last thing this PE writes on the console, under the lock, which it keeps, then the SiFive test device.
 [[noreturn]] void end_run(int status);
+
+// The same for the startup code before the machine is set up (no geometry, no lock): the exit record is written
+// without the lock, with the hart id as its PE number.
+[[noreturn]] void end_run_early(int status);
 
 }  // namespace shmem::port

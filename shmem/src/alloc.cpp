@@ -46,8 +46,19 @@ uint64_t offset_of(const void *p)
     return p == nullptr ? ~uint64_t(0) : reinterpret_cast<uintptr_t>(p) - port::geometry.base;
 }
 
+// SHMEM_DEBUG: every PE says what it returns NULL for, on stdout.
+void debug_null(const char *routine, size_t size, const char *why)
+{
+    if (!debug()) return;
+    Message()
+        .s("libshmem: PE ").i(port::my_pe()).s(": debug: ").s(routine).s(": ").u(size).s(" bytes: NULL: ").s(why)
+        .s("; symmetric heap [").x(state.heap.lo()).s(", ").x(state.heap.hi()).s("), break ").x(state.heap.brk())
+        .write(SHMEM_CONSOLE_STDOUT);
+}
+
 void report_exhausted(const char *routine, size_t size)
 {
+    debug_null(routine, size, "no room");
     if constexpr (!checks) return;
     if (port::my_pe() != 0) return;  // identical on every PE: say it once
     Message()
@@ -62,14 +73,19 @@ void *allocate(const char *routine, size_t size, size_t align)
     check_init(routine);
     check_collective(routine, size, align);
     void *p = state.heap.alloc(size, align);
-    if (p == nullptr && size != 0) report_exhausted(routine, size);
+    if (p == nullptr) {
+        if (size != 0)
+            report_exhausted(routine, size);
+        else
+            debug_null(routine, size, "a request for 0 bytes");
+    }
     sync_all();
     return p;
 }
 
 void check_block(const char *routine, void *ptr)
 {
-    if constexpr (!checks) return;
+    if (!checks && !debug()) return;  // SHMEM_DEBUG checks in a build without checks too
     if (state.heap.owns(ptr)) return;
     Usage u(routine);
     u.m().s("ptr = ").p(ptr).s(" is not a live block of the symmetric heap; expected NULL or a pointer ")
@@ -125,7 +141,12 @@ void shmem_free(void *ptr)
     check_collective("shmem_free", offset_of(ptr), 0);
     port::quiet();
     sync_all();  // nobody still uses the block on any PE
-    if (ptr == nullptr) return;
+    if (ptr == nullptr) {
+        if (debug())
+            Message().s("libshmem: PE ").i(port::my_pe()).s(": debug: shmem_free(NULL): nothing to free")
+                .write(SHMEM_CONSOLE_STDOUT);
+        return;
+    }
     check_block("shmem_free", ptr);
     state.heap.free(ptr);
 }

@@ -33,8 +33,10 @@ void fail_not_symmetric(const char *routine, const char *arg, const void *addr, 
 {
     Usage u(routine);
     u.m().s(arg).s(" = ").p(addr).s(" (").u(bytes).s(" bytes) is not symmetric; expected an address inside ")
-        .s("static data or the symmetric heap, [").p(__shmem_symmetric_start).s(", ").x(symmetric_end())
-        .s(")");
+        .s("static data or the symmetric heap, [").p(__shmem_symmetric_start).s(", ");
+    if constexpr (port::has_private_heap)  // malloc's heap lies between them
+        u.m().p(__shmem_static_end).s(") or [").x(port::geometry.heap_lo).s(", ");
+    u.m().x(symmetric_end()).s(")");
     u.fail();
 }
 

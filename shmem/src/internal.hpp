@@ -34,12 +34,28 @@ inline constexpr int exit_usage_error = 134;
 // Constant-initialized (every member has an initializer): no constructor runs for it at startup.
 struct State {
     int initialized = 0;  // shmem_init calls not yet matched by shmem_finalize (kept for check_init only)
+    bool debug = false;   // SHMEM_DEBUG was set (environment.cpp); see debug()
     BrkHeap heap;         // set up before main by alloc.cpp (symmetric_end)
 };
 extern State state;
 
-// Start of the symmetric static data (.rodata onwards; see the linker script).
-extern "C" char __shmem_symmetric_start[];
+// SHMEM_DEBUG's extra diagnostics are on (only on a port with an environment; elsewhere this is a constant false
+// and the diagnostics compile away).
+inline bool debug()
+{
+    if constexpr (port::has_environment)
+        return state.debug;
+    else
+        return false;
+}
+
+// Reads SHMEM_VERSION, SHMEM_INFO and SHMEM_DEBUG and prints what they ask for (environment.cpp); shmem_init
+// calls it on a port with an environment.
+void read_environment();
+
+// Start of the symmetric static data (.rodata onwards; see the linker script), and its end on a port with a
+// private heap (port::has_private_heap), which lies between the static data and the symmetric heap.
+extern "C" char __shmem_symmetric_start[], __shmem_static_end[];
 
 // Reports a wrong call: "libshmem: PE <pe>: <routine>: <what>", then ends the whole run with
 // exit_usage_error. The caller fills in <what> through the returned Message.
@@ -61,13 +77,23 @@ inline uintptr_t symmetric_end()
     return brk != 0 ? brk : port::geometry.heap_lo;
 }
 
-// Is [addr, addr + bytes) symmetric: inside static data or the live part of the heap on this PE?
+inline bool in_range(uintptr_t a, size_t bytes, uintptr_t lo, uintptr_t hi)
+{
+    return a >= lo && a <= hi && bytes <= hi - a;
+}
+
+// Is [addr, addr + bytes) symmetric: inside static data or the live part of the heap on this PE? (Not in the
+// private heap, malloc's, where a port has one.)
 inline bool is_symmetric(const void *addr, size_t bytes)
 {
     const uintptr_t a = reinterpret_cast<uintptr_t>(addr);
     const uintptr_t lo = reinterpret_cast<uintptr_t>(__shmem_symmetric_start);
     const uintptr_t hi = symmetric_end();
-    return a >= lo && a <= hi && bytes <= hi - a;
+    if constexpr (port::has_private_heap)
+        return in_range(a, bytes, lo, reinterpret_cast<uintptr_t>(__shmem_static_end)) ||
+               in_range(a, bytes, port::geometry.heap_lo, hi);
+    else
+        return in_range(a, bytes, lo, hi);
 }
 
 // The check family: the test is inline (a compare and a branch on the fast path), the report out of line.

@@ -23,7 +23,8 @@ inline constexpr Pow10 pow10{};
 
 class Message {
 public:
-    Message &s(const char *p)
+    // Out of line (one copy per program): inlined, its loop would be repeated at every piece of every report.
+    [[gnu::noinline]] Message &s(const char *p)
     {
         while (*p != '\0' && n_ < sizeof buf_) buf_[n_++] = *p++;
         return *this;
@@ -34,7 +35,7 @@ public:
     // code's trap report uses it.
     // Decimal by subtracting powers of ten: no division, so a core without a divide instruction links no
     // divide routine for the error paths.
-    Message &u(unsigned long v)
+    [[gnu::noinline]] Message &u(unsigned long v)
     {
         bool digits = false;
         for (unsigned long p : pow10.v) {
@@ -56,7 +57,7 @@ public:
         }
         return u((unsigned long)(v));
     }
-    Message &x(unsigned long v)
+    [[gnu::noinline]] Message &x(unsigned long v)
     {
         s("0x");
         int shift = 8 * sizeof v - 4;
@@ -65,17 +66,19 @@ public:
         return *this;
     }
     Message &p(const void *ptr) { return x(reinterpret_cast<uintptr_t>(ptr)); }
-    // Writes the message, ending it with a newline, as one console write (one line, never interleaved).
-    void write()
+    // Writes the message, ending it with a newline, as one console write (one line, never interleaved): to
+    // stderr, where the library's reports go, or to stdout (SHMEM_CONSOLE_STDOUT: what SHMEM_INFO asks for).
+    [[gnu::noinline]] void write(char stream = SHMEM_CONSOLE_STDERR)
     {
         if (n_ == sizeof buf_) --n_;
         buf_[n_++] = '\n';
-        port::console_write(buf_, n_);
+        port::console_write(stream, buf_, n_);
         n_ = 0;
     }
 
-    // The same, straight to the console with no lock: for reports before the startup code has set up the
-    // machine-wide state (the console lock lives in PE 0's .bss, which may not be cleared yet).
+    // The same, straight to the console as plain text, no record and no lock: for reports before the startup
+    // code has set up the machine-wide state (the console lock lives in PE 0's .bss, which may not be cleared
+    // yet, and there may be no PE number).
     void write_early()
     {
         if (n_ == sizeof buf_) --n_;

@@ -27,6 +27,7 @@ void shmem_init(void)
     // Nothing to set up here: the symmetric heap (alloc.cpp) and the teams (team.cpp) set themselves up before
     // main, in the programs that use them; the port's geometry is there before any constructor runs.
     if constexpr (checks) ++state.initialized;
+    if constexpr (port::has_environment) read_environment();  // SHMEM_VERSION, SHMEM_INFO, SHMEM_DEBUG
     sync_all();
 }
 
