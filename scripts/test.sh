@@ -2,8 +2,9 @@
 # Installs what is needed, builds everything and runs the whole test suite: target tests through the loader at
 # every PE count, negative tests, native unit tests; then the families whose mechanism a build option changes
 # (atomics, locks, barriers, collectives) once more in the other configuration: TESTSET-lock atomics and the
-# dissemination barrier; then the Epiphany build. Extra arguments go to ctest, e.g. -R heap (and skip the
-# second configuration and Epiphany).
+# dissemination barrier; then the Epiphany build; then what a user does with an installed prefix
+# (scripts/test-install.sh: oshcc, oshc++, find_package, add_subdirectory, from outside this tree). Extra arguments
+# go to ctest, e.g. -R heap (and skip the second configuration, Epiphany and the install checks).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
@@ -22,4 +23,6 @@ if [ $# -eq 0 ]; then
   cmake -S . -B build-e16 -DSHMEM_TARGET=epiphany-e16 -DCMAKE_BUILD_TYPE=MinSizeRel >/dev/null
   cmake --build build-e16 -j"$(nproc)"
   bash scripts/footprint.sh build-e16/bench/footprint/fp_min.elf.map build-e16/bench/footprint/fp_rma.elf.map
+  # Both target builds installed into one prefix, and a user's programs built against it from outside the tree.
+  SHMEM_INSTALL_TEST_EPIPHANY=build-e16 bash scripts/test-install.sh build
 fi
