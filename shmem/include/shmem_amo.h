@@ -102,8 +102,9 @@ int shmem_test_lock(long *lock);
 #endif
 
 /* ---- generic names ------------------------------------------------------------------------------------------
- * Only the standard (distinct, non-typedef) types get generic cases: a selection or an overload set must not name
- * one type twice (int64_t is long on LP64). Every generic name takes an optional leading shmem_ctx_t. */
+ * The standard (distinct, non-typedef) types get generic cases: a selection or an overload set must not name one
+ * type twice (int64_t is long on LP64). The bitwise names also take int32_t and int64_t, which are no standard
+ * type of their table (SHMEM_AMO_BITWISE_GENERIC_TYPES). Every generic name takes an optional leading shmem_ctx_t. */
 #if defined(__cplusplus)
 
 extern "C++" {
@@ -119,7 +120,7 @@ extern "C++" {
 #define SHMEMI_AMO_CXX_SIGNAL_(T, N) SHMEMI_SIGNAL_OPS_(SHMEMI_AMO_CXX_, T, N)
 SHMEM_AMO_EXTENDED_STANDARD_TYPES(SHMEMI_AMO_CXX_EXTENDED_)
 SHMEM_AMO_STANDARD_STANDARD_TYPES(SHMEMI_AMO_CXX_STANDARD_)
-SHMEM_AMO_BITWISE_STANDARD_TYPES(SHMEMI_AMO_CXX_BITWISE_)
+SHMEM_AMO_BITWISE_GENERIC_TYPES(SHMEMI_AMO_CXX_BITWISE_)
 SHMEM_RMA_STANDARD_TYPES(SHMEMI_AMO_CXX_SIGNAL_)
 #undef SHMEMI_AMO_CXX_EXTENDED_
 #undef SHMEMI_AMO_CXX_STANDARD_
@@ -200,7 +201,7 @@ void shmemi_generic_no_match(void);
 
 #define SHMEMI_AMO_EXT_ SHMEM_AMO_EXTENDED_STANDARD_TYPES
 #define SHMEMI_AMO_STD_ SHMEM_AMO_STANDARD_STANDARD_TYPES
-#define SHMEMI_AMO_BIT_ SHMEM_AMO_BITWISE_STANDARD_TYPES
+#define SHMEMI_AMO_BIT_ SHMEM_AMO_BITWISE_GENERIC_TYPES
 #define shmem_atomic_fetch(...) SHMEMI_AMO_GENERIC_(SHMEMI_AMO_EXT_, atomic_fetch, __VA_ARGS__)
 #define shmem_atomic_set(...) SHMEMI_AMO_GENERIC_(SHMEMI_AMO_EXT_, atomic_set, __VA_ARGS__)
 #define shmem_atomic_swap(...) SHMEMI_AMO_GENERIC_(SHMEMI_AMO_EXT_, atomic_swap, __VA_ARGS__)

@@ -137,7 +137,7 @@ SHMEM_RMA_STANDARD_TYPES(SHMEMI_CXX_COLL_)
 #define SHMEMI_CXX_BITWISE_(T, N) SHMEMI_CXX_REDUCE_(T, N, and) SHMEMI_CXX_REDUCE_(T, N, or) SHMEMI_CXX_REDUCE_(T, N, xor)
 #define SHMEMI_CXX_MINMAX_(T, N) SHMEMI_CXX_REDUCE_(T, N, max) SHMEMI_CXX_REDUCE_(T, N, min)
 #define SHMEMI_CXX_ARITH_(T, N) SHMEMI_CXX_REDUCE_(T, N, sum) SHMEMI_CXX_REDUCE_(T, N, prod)
-SHMEM_REDUCE_BITWISE_STANDARD_TYPES(SHMEMI_CXX_BITWISE_)
+SHMEM_REDUCE_BITWISE_GENERIC_TYPES(SHMEMI_CXX_BITWISE_)
 SHMEM_REDUCE_MINMAX_STANDARD_TYPES(SHMEMI_CXX_MINMAX_)
 SHMEM_REDUCE_ARITH_STANDARD_TYPES(SHMEMI_CXX_ARITH_)
 #undef SHMEMI_CXX_BITWISE_
@@ -173,11 +173,11 @@ SHMEM_REDUCE_ARITH_STANDARD_TYPES(SHMEMI_CXX_ARITH_)
 #define shmem_alltoalls(team, dest, ...) \
     _Generic(*(dest) SHMEM_RMA_STANDARD_TYPES(SHMEMI_GEN_ALLTOALLS_))(team, dest, __VA_ARGS__)
 #define shmem_and_reduce(team, dest, ...) \
-    _Generic(*(dest) SHMEM_REDUCE_BITWISE_STANDARD_TYPES(SHMEMI_GEN_AND_))(team, dest, __VA_ARGS__)
+    _Generic(*(dest) SHMEM_REDUCE_BITWISE_GENERIC_TYPES(SHMEMI_GEN_AND_))(team, dest, __VA_ARGS__)
 #define shmem_or_reduce(team, dest, ...) \
-    _Generic(*(dest) SHMEM_REDUCE_BITWISE_STANDARD_TYPES(SHMEMI_GEN_OR_))(team, dest, __VA_ARGS__)
+    _Generic(*(dest) SHMEM_REDUCE_BITWISE_GENERIC_TYPES(SHMEMI_GEN_OR_))(team, dest, __VA_ARGS__)
 #define shmem_xor_reduce(team, dest, ...) \
-    _Generic(*(dest) SHMEM_REDUCE_BITWISE_STANDARD_TYPES(SHMEMI_GEN_XOR_))(team, dest, __VA_ARGS__)
+    _Generic(*(dest) SHMEM_REDUCE_BITWISE_GENERIC_TYPES(SHMEMI_GEN_XOR_))(team, dest, __VA_ARGS__)
 #define shmem_max_reduce(team, dest, ...) \
     _Generic(*(dest) SHMEM_REDUCE_MINMAX_STANDARD_TYPES(SHMEMI_GEN_MAX_))(team, dest, __VA_ARGS__)
 #define shmem_min_reduce(team, dest, ...) \

@@ -3,7 +3,9 @@
  *
  * Each entry is X(TYPE, TYPENAME). "Standard" types are the distinct C types a generic selection may name;
  * the fixed-width and size types are typedefs of them (int64_t is long on LP64, long long or int elsewhere), so
- * they get named routines but no generic case of their own: a _Generic list must not name one type twice.
+ * they get named routines and, where a table's standard types already cover them on every ABI, no generic case of
+ * their own: a _Generic list must not name one type twice. The bitwise tables are the exception (their standard
+ * types are all unsigned, but they list signed fixed-width types too): their *_GENERIC_TYPES lists add those.
  */
 #ifndef SHMEM_TYPE_TABLES_H
 #define SHMEM_TYPE_TABLES_H
@@ -109,6 +111,14 @@
 #define SHMEM_AMO_BITWISE_TYPES(X)       \
     SHMEM_AMO_BITWISE_STANDARD_TYPES(X) \
     SHMEM_AMO_BITWISE_TYPEDEF_TYPES(X)
+/* What the generic bitwise names select on: the standard types, which are all unsigned, and the two signed types
+ * of the table. int32_t and int64_t are int and long on LP64, long and long long on ILP32: never one of the
+ * standard list nor each other, so they get cases of their own (uint32_t and uint64_t are one of the standard
+ * ones on every ABI). */
+#define SHMEM_AMO_BITWISE_GENERIC_TYPES(X) \
+    SHMEM_AMO_BITWISE_STANDARD_TYPES(X)    \
+    X(int32_t, int32)                      \
+    X(int64_t, int64)
 
 /* Reductions (OpenSHMEM 1.5 Table 10). Bitwise: and, or, xor; min/max: compare; arithmetic: sum, prod. Each
  * list is its standard (non-typedef) types, which the generic names select on, and the typedef'd ones. */
@@ -131,6 +141,15 @@
 #define SHMEM_REDUCE_BITWISE_TYPES(X)       \
     SHMEM_REDUCE_BITWISE_STANDARD_TYPES(X) \
     SHMEM_REDUCE_BITWISE_TYPEDEF_TYPES(X)
+/* What the generic and, or and xor reductions select on: the standard types (all unsigned) and the table's signed
+ * fixed-width types, which are none of them and distinct from each other on every ABI (int8_t is signed char,
+ * never char). */
+#define SHMEM_REDUCE_BITWISE_GENERIC_TYPES(X) \
+    SHMEM_REDUCE_BITWISE_STANDARD_TYPES(X)    \
+    X(int8_t, int8)                           \
+    X(int16_t, int16)                         \
+    X(int32_t, int32)                         \
+    X(int64_t, int64)
 
 #define SHMEM_REDUCE_MINMAX_STANDARD_TYPES(X) \
     X(char, char)                             \

@@ -1,5 +1,6 @@
-/* Every generic name of OpenSHMEM 1.5 (and the deprecated ones libshmem keeps), called once with every standard
- * C type of its list, with and without a context where the name takes one. Compiled (never run) as C11 and as
+/* Every generic name of OpenSHMEM 1.5 (and the deprecated ones libshmem keeps), called once with every type of
+ * its table, the standard C types and the typedef'd ones (int32_t, size_t, ...), with and without a context where
+ * the name takes one. Compiled (never run) as C11 and as
  * C++17 for 32-bit ARM and for the target, with -Werror: a selection that names one type twice (size_t is
  * unsigned int and int32_t is long on ARM, int64_t is long on LP64), misses a type, or picks a routine of the
  * wrong type does not compile. One family per FAMILY_* macro, so that each is its own test.
@@ -37,6 +38,27 @@ struct gc_same<A, A> {
     X(unsigned int, uint)          \
     X(unsigned long, ulong)        \
     X(unsigned long long, ulonglong)
+/* ... and its typedef'd types */
+#define RMA_TD(X)       \
+    X(int8_t, int8)     \
+    X(int16_t, int16)   \
+    X(int32_t, int32)   \
+    X(int64_t, int64)   \
+    X(uint8_t, uint8)   \
+    X(uint16_t, uint16) \
+    X(uint32_t, uint32) \
+    X(uint64_t, uint64) \
+    X(size_t, size)     \
+    X(ptrdiff_t, ptrdiff)
+/* the typedef'd types of the standard AMO types (Table 6), of the extended ones (Table 7) and of the
+ * point-to-point synchronization types */
+#define AMO_STD_TD(X)   \
+    X(int32_t, int32)   \
+    X(int64_t, int64)   \
+    X(uint32_t, uint32) \
+    X(uint64_t, uint64) \
+    X(size_t, size)     \
+    X(ptrdiff_t, ptrdiff)
 
 #ifdef FAMILY_RMA
 #define CALLS(T, N)                                                                                               \
@@ -64,6 +86,7 @@ struct gc_same<A, A> {
         *d = v;                                                                                                   \
     }
 RMA_STD(CALLS)
+RMA_TD(CALLS)
 #undef CALLS
 #endif
 
@@ -77,6 +100,7 @@ RMA_STD(CALLS)
         shmem_put_signal_nbi(ctx, d, s, 1, sig, 1, SHMEM_SIGNAL_ADD, pe);                                         \
     }
 RMA_STD(CALLS)
+RMA_TD(CALLS)
 #undef CALLS
 #endif
 
@@ -112,6 +136,7 @@ RMA_STD(CALLS)
                (size_t)shmem_test(ivars, SHMEM_CMP_EQ, v);                                                        \
     }
 P2P_STD(CALLS)
+AMO_STD_TD(CALLS)
 #undef CALLS
 #endif
 
@@ -181,9 +206,18 @@ P2P_STD(CALLS)
         BIT_OP(and) BIT_OP(or) BIT_OP(xor)                                                                        \
         return shmem_atomic_fetch_and(d, v, pe) | shmem_atomic_fetch_xor(ctx, d, v, pe);                          \
     }
+/* Table 8, bitwise AMO types: int32_t and int64_t are signed, unlike its standard types */
+#define AMO_BIT_TD(X)   \
+    X(int32_t, int32)   \
+    X(int64_t, int64)   \
+    X(uint32_t, uint32) \
+    X(uint64_t, uint64)
 AMO_EXT_STD(EXT)
+AMO_STD_TD(EXT)
 AMO_STD_STD(STD)
+AMO_STD_TD(STD)
 AMO_BIT_STD(BIT)
+AMO_BIT_TD(BIT)
 #endif
 
 /* team-based collectives: the standard RMA types; reductions: Table 10's standard types per operation */
@@ -200,6 +234,7 @@ AMO_BIT_STD(BIT)
                shmem_alltoall(team, d, s, 1) + shmem_alltoalls(team, d, s, 1, 1, 1);                              \
     }
 RMA_STD(COLL)
+RMA_TD(COLL)
 #define RED_BIT_STD(X)              \
     X(unsigned char, uchar)         \
     X(unsigned short, ushort)       \
@@ -230,9 +265,26 @@ RMA_STD(COLL)
 #define RED_BIT(T, N) RED(T, N, and) RED(T, N, or) RED(T, N, xor)
 #define RED_MINMAX(T, N) RED(T, N, max) RED(T, N, min)
 #define RED_ARITH(T, N) RED(T, N, sum) RED(T, N, prod)
+/* Table 10's typedef'd types: and, or, xor take the signed fixed-width types too */
+#define RED_BIT_TD(X)   \
+    X(int8_t, int8)     \
+    X(int16_t, int16)   \
+    X(int32_t, int32)   \
+    X(int64_t, int64)   \
+    X(uint8_t, uint8)   \
+    X(uint16_t, uint16) \
+    X(uint32_t, uint32) \
+    X(uint64_t, uint64) \
+    X(size_t, size)
+#define RED_OTHER_TD(X) \
+    RED_BIT_TD(X)       \
+    X(ptrdiff_t, ptrdiff)
 RED_BIT_STD(RED_BIT)
+RED_BIT_TD(RED_BIT)
 RED_MINMAX_STD(RED_MINMAX)
+RED_OTHER_TD(RED_MINMAX)
 RED_ARITH_STD(RED_ARITH)
+RED_OTHER_TD(RED_ARITH)
 int sync_team(shmem_team_t team)
 {
     RETURNS(shmem_sync(team), int);
