@@ -52,7 +52,8 @@ std::string usage() {
            "\n"
            "virt-rv64 only:\n"
            "  --symmetric-size SIZE  symmetric heap per PE: bytes, or with a K, M, G suffix\n"
-           "                         (default: $SHMEM_SYMMETRIC_SIZE, else 1M)\n"
+           "                         (default: $SHMEM_SYMMETRIC_SIZE, else about 64M per PE up to 16 PEs,\n"
+           "                         then less, within 1 GiB of RAM for the run)\n"
            "  --partition-size SIZE  force the memory per PE (a power of two) instead of computing it\n"
            "  --icount               deterministic instruction counting (-icount shift=0,sleep=off)\n"
            "  --extra-qemu-arg ARG   pass ARG on to the emulator; repeatable\n"
@@ -283,9 +284,9 @@ std::vector<std::string> host_environment() {
 
 bool debug_requested(const char* value) { return value && *value && std::strcmp(value, "0") != 0; }
 
-uint64_t symmetric_size(const Cli& cli, const char* env_value) {
+std::optional<uint64_t> symmetric_size(const Cli& cli, const char* env_value) {
     if (cli.symmetric_size) return *cli.symmetric_size;
-    if (!env_value) return MiB;
+    if (!env_value) return std::nullopt;
     uint64_t bytes;
     if (!parse_size(env_value, bytes))
         throw Failure(std::string("SHMEM_SYMMETRIC_SIZE=") + env_value +

@@ -59,8 +59,9 @@ bool debug_requested(const char* value);
 // Non-negative seconds, e.g. "30" or "1.5".
 bool parse_seconds(const std::string& text, double& seconds);
 
-// The symmetric heap size: the option, else $SHMEM_SYMMETRIC_SIZE (env_value, nullptr if unset), else 1 MiB.
-uint64_t symmetric_size(const Cli& cli, const char* env_value);
+// The symmetric heap size asked for: the option, else $SHMEM_SYMMETRIC_SIZE (env_value, nullptr if unset), else
+// nothing (the target's default: place_virt's RAM budget).
+std::optional<uint64_t> symmetric_size(const Cli& cli, const char* env_value);
 // The time limit: the option, else $OSHRUN_TIMEOUT, else 0 (none).
 double timeout_seconds(const Cli& cli, const char* env_value);
 

@@ -119,7 +119,7 @@ int run(const std::vector<std::string>& args) {
     PlaceRequest req;
     req.npes = cli.npes;
     // The heap the PEs are given is the one their SHMEM_SYMMETRIC_SIZE says (-x may set it), unless the option does.
-    req.symmetric_size = symmetric_size(cli, env_value(env, "SHMEM_SYMMETRIC_SIZE"));
+    req.symmetric_size = symmetric_size(cli, env_value(env, "SHMEM_SYMMETRIC_SIZE"));  // none: the default
     req.partition_size = cli.partition_size.value_or(0);
     if (cli.partition_size && *cli.partition_size == 0) throw Failure("--partition-size must not be 0");
     req.argv = argv;

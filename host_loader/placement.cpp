@@ -82,6 +82,12 @@ long fdt_victim(uint64_t lo, uint64_t hi, unsigned npes, uint64_t partition, uin
 
 }  // namespace
 
+uint64_t default_partition(unsigned npes) {
+    uint64_t p = kVirtDefaultPartition;
+    while (p > 2 * MiB && uint64_t(npes) * p > kVirtDefaultRamBudget) p /= 2;
+    return p;
+}
+
 Layout place_virt(const Target& t, const Image& img, const PlaceRequest& req) {
     if (req.npes < 1 || req.npes > t.max_pes)
         throw Failure("-np must be between 1 and " + std::to_string(t.max_pes) + " on " + t.name + ", got " +
@@ -104,11 +110,19 @@ Layout place_virt(const Target& t, const Image& img, const PlaceRequest& req) {
                           size_text(t.max_partition));
         if (fixed > partition)
             throw Failure(path + ": does not fit in a partition of " + size_text(partition) + ": the " + needs);
-    } else {
-        if (req.symmetric_size > t.max_partition || fixed + req.symmetric_size > t.max_partition)
-            throw Failure(path + ": image too large: the " + needs + " + " + size_text(req.symmetric_size) +
+    } else if (req.symmetric_size) {
+        const uint64_t heap = *req.symmetric_size;
+        if (heap > t.max_partition || fixed + heap > t.max_partition)
+            throw Failure(path + ": image too large: the " + needs + " + " + size_text(heap) +
                           " of symmetric heap, more than the largest partition, " + size_text(t.max_partition));
-        partition = std::max<uint64_t>(MiB, next_power_of_two(fixed + req.symmetric_size));
+        partition = std::max<uint64_t>(MiB, next_power_of_two(fixed + heap));
+    } else {
+        // No size asked for: a generous heap within a RAM budget (docs/internals.md, "The symmetric heap").
+        if (fixed + kVirtMinDefaultHeap > t.max_partition)
+            throw Failure(path + ": image too large: the " + needs + ", more than the largest partition, " +
+                          size_text(t.max_partition));
+        partition = std::max(next_power_of_two(fixed + kVirtMinDefaultHeap),
+                             std::min(default_partition(req.npes), t.max_partition));
     }
 
     // QEMU does not notice when its device tree overlaps a -device loader file (different address spaces): the

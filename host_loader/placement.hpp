@@ -10,6 +10,15 @@ namespace oshrun {
 constexpr uint64_t kVirtFdtWindowLimit = 0xC0000000;
 constexpr uint64_t kVirtFdtAlign = 2 * 1024 * 1024;
 constexpr uint64_t kVirtRamLimit = 64ull << 30;  // bytes of RAM above SHMEM_RAM_BASE we allow
+// Without SHMEM_SYMMETRIC_SIZE (or --symmetric-size), a PE's partition is 64 MiB (a heap of almost that) while the
+// run's partitions fit in 1 GiB of guest RAM, that is up to 16 PEs, then halves as the PE count doubles, down to
+// 2 MiB (512 PEs); it is never smaller than the image and its stack plus 1 MiB of heap. QEMU maps guest RAM
+// lazily: what a PE never touches costs the host nothing.
+constexpr uint64_t kVirtDefaultPartition = 64ull << 20;
+constexpr uint64_t kVirtDefaultRamBudget = 1ull << 30;
+constexpr uint64_t kVirtMinDefaultHeap = 1ull << 20;
+// The default partition for npes PEs (before the image's own needs).
+uint64_t default_partition(unsigned npes);
 
 Layout place_virt(const Target& t, const Image& img, const PlaceRequest& req);
 

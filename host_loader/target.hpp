@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,7 +19,7 @@ namespace oshrun {
 
 struct PlaceRequest {
     unsigned npes = 1;
-    uint64_t symmetric_size = 0;     // bytes of symmetric heap wanted per PE
+    std::optional<uint64_t> symmetric_size;  // bytes of symmetric heap wanted per PE; none: the default
     uint64_t partition_size = 0;     // forced partition size, 0 = compute it
     std::vector<std::string> argv;   // argv[0] is the program path as given, then the program's arguments
     std::vector<std::string> env;    // the PEs' environment, "NAME=VALUE" strings

@@ -356,9 +356,9 @@ protected:
 TEST_F(Oshrun, DryRun) {
     ASSERT_EQ(oshrun("--dry-run -np 3 " + image + " a b"), 0) << err;
     EXPECT_HAS(out, "pe 0: partition 0x80000000 boot-block 0x80000000 image 0x80001000 bytes 8200");
-    EXPECT_HAS(out, "pe 2: partition 0x80400000 boot-block 0x80400000 image 0x80401000 bytes 8200");
-    EXPECT_HAS(out, "qemu-system-riscv64 -machine virt -bios none -smp 3 -m 8M");
-    EXPECT_HAS(out, "addr=0x80401000,force-raw=on,cpu-num=2");
+    EXPECT_HAS(out, "pe 2: partition 0x88000000 boot-block 0x88000000 image 0x88001000 bytes 8200");
+    EXPECT_HAS(out, "qemu-system-riscv64 -machine virt -bios none -smp 3 -m 194M");
+    EXPECT_HAS(out, "addr=0x88001000,force-raw=on,cpu-num=2");
     EXPECT_FALSE(std::filesystem::exists(dir.path() + "/args"));
 }
 
@@ -471,7 +471,7 @@ TEST_F(Oshrun, Gdb) {
     const std::string qemu = fake_qemu("sleep 0.5; " + shell_printf(exit_record(0, 0)));
     ASSERT_EQ(oshrun("--timeout 0.1 --gdb 1 --gdb-port 4567 -np 2 --qemu " + qemu + " " + image), 0) << err;
     EXPECT_HAS(slurp(dir.path() + "/args"), "-gdb\ntcp:127.0.0.1:4567\n-S\n");
-    EXPECT_HAS(err, "gdb-multiarch -q -ex 'target remote 127.0.0.1:4567' -ex 'symbol-file -o 0x80201000 " + image +
+    EXPECT_HAS(err, "gdb-multiarch -q -ex 'target remote 127.0.0.1:4567' -ex 'symbol-file -o 0x84001000 " + image +
                         "' -ex 'thread 2'\n");
     EXPECT_HAS(err, "hart k = thread k+1");
     EXPECT_HAS(err, "the run starts when gdb continues");

@@ -91,6 +91,30 @@ TEST(Partition, StackAndSymmetricSizeHonoured) {
     EXPECT_EQ(place(image(0x5000, 0x2000), request(1, 63 * MiB)).partition_size, 64 * MiB);
 }
 
+PlaceRequest default_heap(unsigned npes) {
+    PlaceRequest r = request(npes);
+    r.symmetric_size.reset();
+    return r;
+}
+
+TEST(Partition, DefaultHeapWithinRamBudget) {
+    // 64 MiB partitions up to 16 PEs (1 GiB of RAM), then half as much each time the PE count doubles.
+    for (unsigned n : {1u, 2u, 3u, 5u, 7u, 12u, 16u})
+        EXPECT_EQ(place(image(0x5000, 0x2000), default_heap(n)).partition_size, 64 * MiB) << n;
+    EXPECT_EQ(place(image(0x5000, 0x2000), default_heap(17)).partition_size, 32 * MiB);
+    EXPECT_EQ(place(image(0x5000, 0x2000), default_heap(32)).partition_size, 32 * MiB);
+    EXPECT_EQ(place(image(0x5000, 0x2000), default_heap(64)).partition_size, 16 * MiB);
+    EXPECT_EQ(place(image(0x5000, 0x2000), default_heap(256)).partition_size, 4 * MiB);
+    // 512 x 2 MiB would put QEMU's device tree on PE 511's boot block: 4 MiB, as with any other size.
+    EXPECT_EQ(place(image(0x5000, 0x2000), default_heap(512)).partition_size, 4 * MiB);
+    for (unsigned n : {1u, 16u, 64u})
+        EXPECT_LE(uint64_t(n) * place(image(0x5000, 0x2000), default_heap(n)).partition_size, GiB) << n;
+    // Never less than the image, its stack and 1 MiB of heap.
+    EXPECT_EQ(place(image(0x5000, 0x2000, 100 * MiB), default_heap(2)).partition_size, 128 * MiB);
+    EXPECT_EQ(place(image(0x5000, 0x2000, 3 * MiB), default_heap(256)).partition_size, 8 * MiB);
+    EXPECT_HAS(refusal(image(0x5000, 0x2000, GiB), default_heap(1)), "image too large");
+}
+
 TEST(Partition, TooLarge) {
     const std::string msg = refusal(image(0x5000, 0x2000), request(1, GiB));
     EXPECT_HAS(msg, "prog.elf: image too large");
@@ -309,7 +333,7 @@ TEST(SymmetricSize, Parse) {
 
 TEST(SymmetricSize, FromEnvironment) {
     Cli cli;
-    EXPECT_EQ(symmetric_size(cli, nullptr), MiB);
+    EXPECT_FALSE(symmetric_size(cli, nullptr).has_value());  // the default: the placement's budget
     EXPECT_EQ(symmetric_size(cli, "64M"), 64 * MiB);
     EXPECT_EQ(symmetric_size(cli, "4096"), 4096u);
     try {

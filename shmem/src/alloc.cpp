@@ -1,5 +1,6 @@
 // Symmetric heap routines. All are collective: every PE calls them with the same arguments, in the same
 // order, and each ends in a barrier (OpenSHMEM 1.5 §9.3), so that no PE uses a block before all have it.
+#include <stdlib.h>
 #include <string.h>
 
 #include "internal.hpp"
@@ -46,26 +47,41 @@ uint64_t offset_of(const void *p)
     return p == nullptr ? ~uint64_t(0) : reinterpret_cast<uintptr_t>(p) - port::geometry.base;
 }
 
+// What sets the heap's size, for the messages: SHMEM_SYMMETRIC_SIZE and its value where the port has an
+// environment (oshrun sizes the partitions by it), else the room the program leaves in a PE's memory.
+void say_heap_size(Message &m)
+{
+    if constexpr (port::has_environment) {
+        const char *v = getenv("SHMEM_SYMMETRIC_SIZE");
+        m.s(" (SHMEM_SYMMETRIC_SIZE=").s(v != nullptr ? v : "unset")
+            .s("; set it larger for a larger heap, e.g. -x SHMEM_SYMMETRIC_SIZE=256M)");
+    } else {
+        m.s(" (the room the program and its stack leave in a PE's memory; no SHMEM_SYMMETRIC_SIZE here)");
+    }
+}
+
 // SHMEM_DEBUG: every PE says what it returns NULL for, on stdout.
-void debug_null(const char *routine, size_t size, const char *why)
+void debug_null(const char *routine, size_t size, const char *why, bool exhausted = false)
 {
     if (!debug()) return;
-    Message()
-        .s("libshmem: PE ").i(port::my_pe()).s(": debug: ").s(routine).s(": ").u(size).s(" bytes: NULL: ").s(why)
-        .s("; symmetric heap [").x(state.heap.lo()).s(", ").x(state.heap.hi()).s("), break ").x(state.heap.brk())
-        .write(SHMEM_CONSOLE_STDOUT);
+    Message m;
+    m.s("libshmem: PE ").i(port::my_pe()).s(": debug: ").s(routine).s(": ").u(size).s(" bytes: NULL: ").s(why)
+        .s("; symmetric heap [").x(state.heap.lo()).s(", ").x(state.heap.hi()).s("), break ").x(state.heap.brk());
+    if (exhausted) say_heap_size(m);
+    m.write(SHMEM_CONSOLE_STDOUT);
 }
 
 void report_exhausted(const char *routine, size_t size)
 {
-    debug_null(routine, size, "no room");
+    debug_null(routine, size, "no room", true);
     if constexpr (!checks) return;
     if (port::my_pe() != 0) return;  // identical on every PE: say it once
-    Message()
-        .s("libshmem: PE 0: ").s(routine).s(": symmetric heap exhausted: ").u(size).s(" bytes requested, ")
+    Message m;
+    m.s("libshmem: PE 0: ").s(routine).s(": symmetric heap exhausted: ").u(size).s(" bytes requested, ")
         .u(state.heap.free_bytes_at_top()).s(" free at the top of ").u(state.heap.hi() - state.heap.lo())
-        .s("; returning NULL (set SHMEM_SYMMETRIC_SIZE for oshrun to get a larger heap)")
-        .write();
+        .s("; returning NULL");
+    say_heap_size(m);
+    m.write();
 }
 
 void *allocate(const char *routine, size_t size, size_t align)

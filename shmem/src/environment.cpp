@@ -68,7 +68,8 @@ void print_info()
     const auto &g = port::geometry;
     Message()
         .s("libshmem: SHMEM_SYMMETRIC_SIZE = ").s(value_or_unset(getenv("SHMEM_SYMMETRIC_SIZE")))
-        .s(": the symmetric heap a PE needs at least, read by oshrun (default 1 MiB); PE 0 has ")
+        .s(": the symmetric heap a PE needs at least, read by oshrun (unset: 64 MiB partitions up to 16 PEs, less ")
+        .s("beyond, within 1 GiB of RAM); PE 0 has ")
         .u(g.heap_hi - g.heap_lo).s(" bytes")
         .write(out);
     Message()
