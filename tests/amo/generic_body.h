@@ -11,6 +11,10 @@
     X(unsigned int, uint)   \
     X(unsigned long, ulong) \
     X(unsigned long long, ulonglong)
+/* the bitwise table's signed types, which its generic names select on as well */
+#define BITWISE_SIGNED(X) \
+    X(int32_t, int32)     \
+    X(int64_t, int64)
 #define STANDARD_STD(X)    \
     X(int, int)            \
     X(long, long)          \
@@ -34,6 +38,8 @@
 typedef char lists_match_tables[(0 EXTENDED_STD(COUNT_) == 0 SHMEM_AMO_EXTENDED_STANDARD_TYPES(COUNT_) &&
                                  0 STANDARD_STD(COUNT_) == 0 SHMEM_AMO_STANDARD_STANDARD_TYPES(COUNT_) &&
                                  0 BITWISE_STD(COUNT_) == 0 SHMEM_AMO_BITWISE_STANDARD_TYPES(COUNT_) &&
+                                 0 BITWISE_STD(COUNT_) BITWISE_SIGNED(COUNT_) ==
+                                     0 SHMEM_AMO_BITWISE_GENERIC_TYPES(COUNT_) &&
                                  0 RMA_STD(COUNT_) == 0 SHMEM_RMA_STANDARD_TYPES(COUNT_))
                                     ? 1
                                     : -1];
@@ -178,6 +184,7 @@ static uint64_t gsig;
 EXTENDED_STD(GEN_EXTENDED)
 STANDARD_STD(GEN_STANDARD)
 BITWISE_STD(GEN_BITWISE)
+BITWISE_SIGNED(GEN_BITWISE)
 RMA_STD(GEN_SIGNAL)
 
 #define RUN_EXT(T, N) gen_ext_##N(ctx);
@@ -198,6 +205,7 @@ static void run_generic(const char *lang)
         EXTENDED_STD(RUN_EXT)
         STANDARD_STD(RUN_STD)
         BITWISE_STD(RUN_BIT)
+        BITWISE_SIGNED(RUN_BIT)
         RMA_STD(RUN_SIG)
     }
     /* the predefined context spelled out in the call */

@@ -45,6 +45,28 @@ int main(void)
     for (int r = 0; r < n; ++r) want |= 1u << (r % 32);
     CHECK(uo == want, "or unsigned");
     CHECK(__real__ zs == (float)n && __imag__ zs == (float)(n * (n - 1) / 2), "sum complex float");
+    /* and, or, xor over the signed fixed-width types, which the bitwise generic names take too */
+#define SIGNED_BITWISE(T, N)                                                                              \
+    do {                                                                                                  \
+        static T src_, and_, or_, xor_;                                                                   \
+        src_ = (T)(me == 0 ? -1 : (1 << (me % 7)) | 1);                                                  \
+        shmem_and_reduce(SHMEM_TEAM_WORLD, &and_, &src_, 1);                                              \
+        shmem_or_reduce(SHMEM_TEAM_WORLD, &or_, &src_, 1);                                                \
+        shmem_xor_reduce(SHMEM_TEAM_WORLD, &xor_, &src_, 1);                                              \
+        T wa = (T)-1, wo = 0, wx = 0;                                                                     \
+        for (int r = 0; r < n; ++r) {                                                                     \
+            const T v = (T)(r == 0 ? -1 : (1 << (r % 7)) | 1);                                           \
+            wa &= v;                                                                                      \
+            wo |= v;                                                                                      \
+            wx ^= v;                                                                                      \
+        }                                                                                                 \
+        CHECK(and_ == wa && or_ == wo && xor_ == wx, #N " and/or/xor %lld %lld %lld", (long long)and_,   \
+              (long long)or_, (long long)xor_);                                                           \
+    } while (0)
+    SIGNED_BITWISE(int8_t, int8);
+    SIGNED_BITWISE(int16_t, int16);
+    SIGNED_BITWISE(int32_t, int32);
+    SIGNED_BITWISE(int64_t, int64);
     (void)u;
     (void)z;
     if (me == 0) printf("generic collectives: %d PEs ok\n", n);
