@@ -165,14 +165,21 @@ void check_partitioned_image(const Target& t, Image& img) {
         refuse(img.path, "image too large: it needs " + size_text(mem) + " of memory " + range(img.link_base, img.mem_end) +
                              " plus " + size_text(img.stack_size) + " of stack, but a " + t.name +
                              " partition is at most " + size_text(t.max_partition));
-    img.flat.assign(img.file_end > img.link_base ? img.file_end - img.link_base : 0, 0);
+    const uint64_t flat = img.file_end > img.link_base ? img.file_end - img.link_base : 0;
+    if (flat > kMaxFlatFactor * img.file_size + kFlatSlack)
+        refuse(img.path, "its PT_LOAD segments' file bytes span " + size_text(flat) + " " +
+                             range(img.link_base, img.file_end) + ", more than " + std::to_string(kMaxFlatFactor) +
+                             " times the file's size (" + size_text(img.file_size) + ") plus " +
+                             size_text(kFlatSlack) + ": not an image a linker makes");
+    img.flat.assign(flat, 0);
     for (const Segment& s : img.segments)
         if (s.filesz) std::memcpy(img.flat.data() + (s.vaddr - img.link_base), s.data.data(), s.filesz);
 }
 
 Image load_image(const std::string& path, const Target& t) {
     if (elf_version(EV_CURRENT) == EV_NONE) throw Failure(std::string("libelf: ") + elf_errmsg(-1));
-    const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    // O_NONBLOCK: a FIFO (or a device) with no writer must not block the open; it is refused just below.
+    const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0) refuse(path, std::string("cannot open: ") + std::strerror(errno));
     FdCloser closer{fd};
     struct stat st;
@@ -210,6 +217,8 @@ Image load_image(const std::string& path, const Target& t) {
     Image img;
     img.path = path;
     img.entry = h.e_entry;
+    img.file_size = file_size;
+    uint64_t load_bytes = 0;  // the PT_LOAD segments' file bytes, which are copied below
     for (size_t i = 0; i < phnum; ++i) {
         GElf_Phdr ph;
         if (!gelf_getphdr(elf.get(), int(i), &ph)) refuse(path, std::string("bad program header: ") + elf_errmsg(-1));
@@ -224,6 +233,13 @@ Image load_image(const std::string& path, const Target& t) {
         if (ph.p_offset + ph.p_filesz < ph.p_offset || ph.p_offset + ph.p_filesz > file_size)
             refuse(path, "truncated: " + seg + " needs file bytes up to " + std::to_string(ph.p_offset + ph.p_filesz) +
                              " but the file has " + std::to_string(file_size) + " bytes");
+        if (img.segments.size() == kMaxLoadSegments)
+            refuse(path, "more than " + std::to_string(kMaxLoadSegments) + " PT_LOAD segments: not an image a linker "
+                         "makes (a libshmem image has one or two)");
+        load_bytes += ph.p_filesz;  // each at most file_size (checked above): no overflow in 64 of them
+        if (load_bytes > file_size)
+            refuse(path, "PT_LOAD segments share file bytes: theirs add up to more than the file's " +
+                             std::to_string(file_size) + " bytes (the same bytes loaded at several addresses)");
         img.segments.push_back({ph.p_vaddr, ph.p_offset, ph.p_filesz, ph.p_memsz, ph.p_flags, {}});
     }
     if (img.segments.empty()) refuse(path, "no PT_LOAD segments: nothing to load");

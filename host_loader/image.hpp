@@ -28,6 +28,7 @@ struct Image {
     uint64_t file_end = 0;       // highest p_vaddr + p_filesz
     uint64_t mem_end = 0;        // highest p_vaddr + p_memsz (.bss included)
     uint64_t stack_size = 0;     // value of __stack_size, or the target's default
+    uint64_t file_size = 0;      // bytes of the file
     bool stack_size_from_symbol = false;
     std::vector<Segment> segments;  // sorted by vaddr
     std::vector<Section> sections;  // SHF_ALLOC sections of non-zero size, sorted by addr (none if stripped)
@@ -35,6 +36,13 @@ struct Image {
 
     uint64_t memory_size() const { return mem_end - link_base; }
 };
+
+// What an image may ask oshrun to hold, so that no file makes it use more than a small multiple of its own size:
+// at most this many PT_LOAD segments, whose file bytes may not overlap (their sum is at most the file's size), and
+// a flat image (partitioned targets) at most kMaxFlatFactor times the file's size plus kFlatSlack.
+constexpr size_t kMaxLoadSegments = 64;
+constexpr uint64_t kMaxFlatFactor = 2;
+constexpr uint64_t kFlatSlack = 1ull << 20;
 
 // Reads and validates path for target t. Throws Failure("<path>: <what is wrong>") if it cannot be loaded.
 // The checks common to every target come first, then the target's own (Target::check_image).

@@ -42,12 +42,16 @@ std::vector<uint8_t> build(const TestElf& elf) {
         Phdr ph{};
         ph.p_type = s.type;
         ph.p_flags = s.flags;
-        ph.p_offset = offset;
+        ph.p_offset = s.shared_offset ? *s.shared_offset : offset;
         ph.p_vaddr = ph.p_paddr = s.vaddr;
         ph.p_filesz = s.data.size();
         ph.p_memsz = s.memsz ? s.memsz : s.data.size();
         ph.p_align = 16;
         put(out, sizeof(Ehdr) + i * sizeof(Phdr), ph);
+        if (s.shared_offset) {
+            file_offset.push_back(*s.shared_offset);
+            continue;
+        }
         file_offset.push_back(offset);
         out.resize(offset + s.data.size());
         std::memcpy(out.data() + offset, s.data.data(), s.data.size());

@@ -15,6 +15,9 @@ struct TestSegment {
     std::vector<uint8_t> data;  // p_filesz bytes
     uint64_t memsz = 0;         // 0: same as data.size()
     uint32_t flags = PF_R | PF_X;
+    // Set: p_offset is this and the segment's bytes are not written again (a segment that shares the file bytes
+    // of another, as a crafted image may); p_filesz is still data.size().
+    std::optional<uint64_t> shared_offset;
 };
 
 // A section header (no contents of its own: a PROGBITS section's sh_offset points into the segment holding its

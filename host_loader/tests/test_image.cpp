@@ -200,6 +200,43 @@ TEST_F(ImageTest, Interpreter) {
     EXPECT_HAS(refusal(e), "PT_INTERP");
 }
 
+TEST_F(ImageTest, SegmentsSharingFileBytesAmplify) {
+    // 2,048 segments, each the same 64 KiB of the file at its own address: 128 MiB of segment data from a file of
+    // 64 KiB. Refused before anything is copied (it used to be copied segment by segment, then refused as too big).
+    TestElf e = valid_elf();
+    e.segments.resize(1);
+    e.segments[0].data.resize(64 * KiB);
+    for (int i = 1; i < 2048; ++i) {
+        TestSegment s = e.segments[0];
+        s.vaddr = uint64_t(i) * 64 * KiB;
+        s.shared_offset = 0;
+        e.segments.push_back(s);
+    }
+    EXPECT_HAS(refusal(e), "PT_LOAD segments share file bytes");
+    e.segments.resize(40);  // few enough, but still the same bytes over and over
+    EXPECT_HAS(refusal(e), "PT_LOAD segments share file bytes");
+    for (auto& s : e.segments) s.data.resize(16);  // small ones, but too many of them
+    e.segments.resize(65, e.segments.back());
+    for (size_t i = 0; i < e.segments.size(); ++i) e.segments[i].vaddr = i * 64 * KiB;
+    EXPECT_HAS(refusal(e), "more than 64 PT_LOAD segments");
+}
+
+TEST_F(ImageTest, SparseSegmentsAmplify) {
+    // A few bytes far above the first segment: a flat image of 512 MiB from a file of a few KiB.
+    TestElf e = valid_elf();
+    e.segments[1].vaddr = 512 * MiB;
+    e.segments[1].memsz = 0;
+    const std::string msg = refusal(e);
+    EXPECT_HAS(msg, "times the file's size");
+}
+
+TEST_F(ImageTest, Fifo) {
+    // A FIFO never opened by a writer: refused at once instead of blocking in open().
+    const std::string path = dir.path() + "/fifo.elf";
+    ASSERT_EQ(mkfifo(path.c_str(), 0600), 0);
+    EXPECT_HAS(refusal(path), "not a regular file");
+}
+
 TEST_F(ImageTest, FileSizeLargerThanMemorySize) {
     TestElf e = valid_elf();
     e.segments[0].memsz = 4;
