@@ -254,10 +254,11 @@ private:
         // OSHRUN_ESIM_LOG_DIR: keep each core's simulator output there (core-<coreid>.log), e.g. with a trace.
         const char* log_dir = std::getenv("OSHRUN_ESIM_LOG_DIR");
         const std::string log = (log_dir ? std::string(log_dir) + "/core-" + coreid_text(coreid) : base) + ".log";
+        const pid_t parent = getpid();
         const pid_t pid = fork();
         if (pid < 0) throw Failure(std::string("esim: fork: ") + std::strerror(errno), 127);
         if (pid == 0) {
-            setpgid(0, 0);  // the terminal's ^C reaches oshrun, which stops every core
+            tie_child_to(parent, true);  // the terminal's ^C reaches oshrun, which stops every core; dies with oshrun
             const int fd = open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
             if (fd >= 0) dup2(fd, 1), dup2(fd, 2);
             const int null = open("/dev/null", O_RDONLY);
@@ -266,6 +267,8 @@ private:
             std::fprintf(stderr, "cannot run %s: %s\n", args[0], std::strerror(errno));
             _exit(127);
         }
+        setpgid(pid, pid);  // as the child does itself: whichever runs first
+        watch_child(pid, true);
         children_.push_back({pid, coreid, log});
     }
 

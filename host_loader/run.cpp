@@ -5,6 +5,7 @@
 #include <netinet/in.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -26,7 +27,9 @@ namespace {
 
 volatile sig_atomic_t g_received = 0;
 void on_signal(int sig) { g_received = sig; }
-constexpr int kCaught[3] = {SIGINT, SIGTERM, SIGHUP};
+constexpr int kCaught[] = {SIGINT,  SIGTERM, SIGHUP,  SIGQUIT, SIGUSR1,   SIGUSR2,
+                           SIGALRM, SIGPIPE, SIGXCPU, SIGXFSZ, SIGVTALRM, SIGPROF};
+constexpr int kNumCaught = int(sizeof kCaught / sizeof kCaught[0]);
 
 }  // namespace
 
@@ -35,11 +38,12 @@ SignalCatcher::SignalCatcher() {
     sa.sa_handler = on_signal;
     sigemptyset(&sa.sa_mask);
     g_received = 0;
-    for (int i = 0; i < 3; ++i) sigaction(kCaught[i], &sa, &old_[i]);
+    static_assert(sizeof old_ / sizeof old_[0] == kNumCaught);
+    for (int i = 0; i < kNumCaught; ++i) sigaction(kCaught[i], &sa, &old_[i]);
 }
 
 SignalCatcher::~SignalCatcher() {
-    for (int i = 0; i < 3; ++i) sigaction(kCaught[i], &old_[i], nullptr);
+    for (int i = 0; i < kNumCaught; ++i) sigaction(kCaught[i], &old_[i], nullptr);
 }
 
 int SignalCatcher::received() { return g_received; }
@@ -81,15 +85,19 @@ RunResult run_child(const std::vector<std::string>& argv, double timeout_seconds
     if (pipe2(report, O_CLOEXEC) != 0) throw Failure(std::string("pipe: ") + std::strerror(errno), 127);
     if (on_output && pipe2(output, O_CLOEXEC) != 0) throw Failure(std::string("pipe: ") + std::strerror(errno), 127);
     std::fflush(nullptr);
+    const pid_t parent = getpid();
     const pid_t pid = fork();
     if (pid < 0) throw Failure(std::string("fork: ") + std::strerror(errno), 127);
     if (pid == 0) {
+        // In oshrun's process group: QEMU reads the terminal (-serial stdio), which a background group may not.
+        tie_child_to(parent, false);
         if (on_output) dup2(output[1], 1);  // the copy on 1 is not close-on-exec
         execvp(cargv[0], cargv.data());
         const int err = errno;
         (void)!write(report[1], &err, sizeof err);
         _exit(127);
     }
+    watch_child(pid, false);
     close(report[1]);
     if (on_output) {
         close(output[1]);
@@ -198,16 +206,129 @@ std::string TempDir::pattern() {
     return std::string(tmp && *tmp ? tmp : "/tmp") + "/oshrun.XXXXXX";
 }
 
+namespace {
+
+// The watchdog: a process of its own, forked by the first TempDir, reading records from a pipe whose only writer
+// is oshrun: 'D' + a NUL-terminated path (a directory to remove), 'P' or 'G' + a pid (a process, or the process
+// group it leads, to kill), 'Q'
+// (oshrun ends normally: exit). End of file without 'Q' means oshrun died: it kills and removes what it was
+// told, then exits. It ignores the terminal's signals, which are oshrun's to handle.
+int g_watchdog_fd = -1;
+pid_t g_watchdog_pid = -1;
+int g_temp_dirs = 0;  // live TempDirs: the watchdog runs while there is one
+
+[[noreturn]] void watchdog_main(int fd) {
+    for (int s : kCaught) signal(s, SIG_IGN);
+    std::vector<pid_t> targets;  // kill()'s argument: a pid, or minus a process group's
+    std::vector<std::string> dirs;
+    std::string pending;
+    char buf[4096];
+    for (;;) {
+        const ssize_t got = read(fd, buf, sizeof buf);
+        if (got < 0 && errno == EINTR) continue;
+        if (got <= 0) break;  // oshrun is gone (or the pipe broke): clean up
+        pending.append(buf, size_t(got));
+        for (;;) {
+            if (pending.empty()) break;
+            if (pending[0] == 'Q') _exit(0);
+            if (pending[0] == 'P' || pending[0] == 'G') {
+                if (pending.size() < 1 + sizeof(pid_t)) break;
+                pid_t pid;
+                std::memcpy(&pid, pending.data() + 1, sizeof pid);
+                targets.push_back(pending[0] == 'G' ? -pid : pid);
+                pending.erase(0, 1 + sizeof pid);
+            } else if (pending[0] == 'D') {
+                const size_t end = pending.find('\0', 1);
+                if (end == std::string::npos) break;
+                dirs.push_back(pending.substr(1, end - 1));
+                pending.erase(0, end + 1);
+            } else {
+                pending.clear();  // cannot happen: only oshrun writes
+            }
+        }
+    }
+    for (pid_t t : targets) kill(t, SIGKILL);
+    for (const std::string& d : dirs) {
+        std::error_code ec;
+        std::filesystem::remove_all(d, ec);
+    }
+    _exit(0);
+}
+
+void watchdog_send(const std::string& record) {
+    if (g_watchdog_fd < 0) return;
+    for (size_t done = 0; done < record.size();) {
+        const ssize_t n = send(g_watchdog_fd, record.data() + done, record.size() - done, MSG_NOSIGNAL);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return;  // the watchdog is gone: nothing more it can do for us
+        done += size_t(n);
+    }
+}
+
+void start_watchdog() {
+    if (g_watchdog_fd >= 0) return;
+    // A socket rather than a pipe: send(MSG_NOSIGNAL) to a watchdog that died fails instead of raising SIGPIPE.
+    int fds[2];
+    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) != 0)
+        throw Failure(std::string("socketpair: ") + std::strerror(errno), 1);
+    std::fflush(nullptr);
+    const pid_t pid = fork();
+    if (pid < 0) throw Failure(std::string("fork: ") + std::strerror(errno), 1);
+    if (pid == 0) {
+        close(fds[1]);
+        setpgid(0, 0);  // not in the terminal's foreground group: ^C is oshrun's
+        watchdog_main(fds[0]);
+    }
+    close(fds[0]);
+    g_watchdog_fd = fds[1];
+    g_watchdog_pid = pid;
+}
+
+void stop_watchdog() {
+    if (g_watchdog_fd < 0) return;
+    watchdog_send("Q");
+    close(g_watchdog_fd);
+    g_watchdog_fd = -1;
+    int status;
+    while (waitpid(g_watchdog_pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    g_watchdog_pid = -1;
+}
+
+}  // namespace
+
+void watch_child(pid_t pid, bool own_group) {
+    std::string record = own_group ? "G" : "P";
+    record.append(reinterpret_cast<const char*>(&pid), sizeof pid);
+    watchdog_send(record);
+}
+
+void tie_child_to(pid_t parent, bool own_group) {
+    if (own_group) setpgid(0, 0);
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent) _exit(127);  // oshrun died before the line above: do not run on without it
+}
+
 TempDir::TempDir() {
     std::string buf = pattern();
     if (!mkdtemp(buf.data()))
         throw Failure("cannot create a temporary directory " + pattern() + ": " + std::strerror(errno), 1);
     path_ = buf;
+    try {
+        start_watchdog();
+        ++g_temp_dirs;
+    } catch (...) {
+        std::error_code ec;
+        std::filesystem::remove_all(path_, ec);
+        throw;
+    }
+    watchdog_send("D" + path_ + std::string(1, '\0'));
 }
 
 TempDir::~TempDir() {
     std::error_code ec;  // nothing to do about a failure here
     std::filesystem::remove_all(path_, ec);
+    if (--g_temp_dirs == 0) stop_watchdog();
 }
 
 std::string shell_join(const std::vector<std::string>& words) {

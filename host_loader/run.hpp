@@ -3,6 +3,7 @@
 #pragma once
 
 #include <signal.h>
+#include <sys/types.h>
 
 #include <cstddef>
 #include <functional>
@@ -18,8 +19,9 @@ struct RunResult {
     int interrupted = 0;   // SIGINT/SIGTERM/SIGHUP oshrun received (and passed on) while waiting
 };
 
-// While one lives, SIGINT, SIGTERM and SIGHUP no longer end oshrun: received() says which came last (0: none),
-// so that the caller can stop what it runs (the emulator, the cores) and clean up before it ends.
+// While one lives, the signals that would end oshrun (SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2,
+// SIGALRM, SIGPIPE, SIGXCPU, SIGXFSZ, SIGVTALRM, SIGPROF) no longer do: received() says which came last (0:
+// none), so that the caller can stop what it runs (the emulator, the cores) and clean up before it ends.
 class SignalCatcher {
 public:
     SignalCatcher();
@@ -29,7 +31,7 @@ public:
     static int received();
 
 private:
-    struct ::sigaction old_[3];  // the handlers to restore, one per caught signal
+    struct ::sigaction old_[12];  // the handlers to restore, one per caught signal
 };
 
 // What run_child hands the child's stdout to, a piece at a time, as it comes.
@@ -49,7 +51,20 @@ unsigned free_tcp_port();
 // The full path of program on PATH, or "" if it is not there (or not executable).
 std::string find_on_path(const std::string& program);
 
-// A fresh directory from mkdtemp under $TMPDIR (or /tmp), removed with its contents on destruction.
+// The processes oshrun starts end with it, however it ends. Each dies with oshrun (PR_SET_PDEATHSIG) and is
+// registered with watch_child(): a watchdog process, started with the first TempDir, kills every registered
+// process (or the group it leads) and removes the TempDirs' directories when oshrun ends without saying so
+// (SIGKILL, a crash); a normal end (the last ~TempDir) stops it quietly. So neither an emulator nor a temporary
+// directory outlives oshrun.
+void watch_child(pid_t pid, bool own_group);
+
+// In a child between fork and exec: death with oshrun, and with own_group a process group of its own (signals
+// then reach it through oshrun, never straight from the terminal; only for a child that does not read the
+// terminal). parent is oshrun's pid before the fork: if oshrun has already died, the child exits.
+void tie_child_to(pid_t parent, bool own_group);
+
+// A fresh directory from mkdtemp under $TMPDIR (or /tmp), removed with its contents on destruction, and by the
+// watchdog (above) if oshrun ends without destroying it.
 class TempDir {
 public:
     TempDir();

@@ -13,6 +13,7 @@ packages=(
   gnuplot-nox                          # scripts/bench.sh draws its plots with it
   gcc-arm-none-eabi                    # a 32-bit C/C++ compiler: the headers' conformance checks (tests/conformance)
   gdb-multiarch                        # oshrun --gdb, and its test (tests/oshrun/gdb_session.sh)
+  procps                               # pgrep, for the orphan test (tests/oshrun/orphans.sh)
 )
 
 missing=()

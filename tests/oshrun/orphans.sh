@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# No emulator and no temporary directory outlives oshrun, however oshrun ends: killed with SIGKILL (nothing can
+# be caught: the watchdog and PR_SET_PDEATHSIG clean up), or ended by a signal it catches (SIGQUIT, SIGUSR1,
+# SIGTERM: it stops the emulator itself and exits with 128 + the signal).
+#   orphans.sh OSHRUN PROGRAM   (PROGRAM never ends: tests/negative/hang.c)
+set -u
+oshrun=$1 program=$2
+fail() { echo "FAIL: $*"; exit 1; }
+
+# The emulator processes of a run: those whose command line names a file in dir.
+emulators_of() { pgrep -f -- "$1/" || true; }
+
+# Waits (up to 10 s) for cond to hold.
+wait_for() {
+  for _ in $(seq 100); do
+    if eval "$1"; then return 0; fi
+    sleep 0.1
+  done
+  return 1
+}
+
+for sig in KILL QUIT USR1 TERM; do
+  tmp=$(mktemp -d)
+  TMPDIR=$tmp "$oshrun" -np 2 "$program" >"$tmp.out" 2>&1 &
+  pid=$!
+  wait_for '[ -n "$(ls "$tmp")" ] && [ -n "$(emulators_of "$tmp")" ]' || fail "SIG$sig: the emulator did not start"
+  dir=$(ls -d "$tmp"/oshrun.*)
+  kill -"$sig" "$pid"
+  wait "$pid"
+  status=$?
+  case $sig in
+    KILL) [ "$status" -eq 137 ] || fail "SIGKILL: oshrun's status $status" ;;
+    QUIT) [ "$status" -eq 131 ] || fail "SIGQUIT: oshrun's status $status, expected 131"; grep -q "interrupted by" "$tmp.out" || fail "SIGQUIT: no message: $(cat "$tmp.out")" ;;
+    USR1) [ "$status" -eq 138 ] || fail "SIGUSR1: oshrun's status $status, expected 138" ;;
+    TERM) [ "$status" -eq 143 ] || fail "SIGTERM: oshrun's status $status, expected 143" ;;
+  esac
+  wait_for '[ -z "$(emulators_of "$tmp")" ]' || fail "SIG$sig: the emulator outlived oshrun: $(ps -o pid,args -p "$(emulators_of "$tmp" | tr '\n' ',' | sed 's/,$//')")"
+  wait_for '[ ! -e "$dir" ]' || fail "SIG$sig: the temporary directory $dir outlived oshrun"
+  rm -rf "$tmp" "$tmp.out"
+  echo "SIG$sig: oshrun's status $status; no emulator and no temporary directory left"
+done
+echo "orphans: ok"
