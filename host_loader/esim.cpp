@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/mman.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -130,13 +131,31 @@ uint64_t esim_session_offset(unsigned first_coreid, unsigned rows, unsigned cols
 
 namespace {
 
+// n random bytes as hex (getrandom: the kernel's generator, never a guessable fallback).
+std::string random_hex(size_t n) {
+    std::vector<unsigned char> bytes(n);
+    size_t got = 0;
+    while (got < n) {
+        const ssize_t r = getrandom(bytes.data() + got, n - got, 0);
+        if (r < 0 && errno == EINTR) continue;
+        if (r <= 0) throw Failure(std::string("getrandom: ") + std::strerror(errno), 1);
+        got += size_t(r);
+    }
+    static const char digits[] = "0123456789abcdef";
+    std::string s;
+    for (unsigned char b : bytes) s += digits[b >> 4], s += digits[b & 15];
+    return s;
+}
+
 class EsimMesh final : public Mesh {
 public:
-    EsimMesh(const EpPlan& plan, std::string simulator, bool verbose)
-        : simulator_(std::move(simulator)), verbose_(verbose), first_(plan.first_row << 6 | plan.first_col),
-          rows_(plan.rows), cols_(plan.cols), loads_(size_t(plan.rows) * plan.cols) {
-        static unsigned serial = 0;
-        session_ = "oshrun-" + std::to_string(getpid()) + "-" + std::to_string(serial++);
+    EsimMesh(const EpPlan& plan, std::string simulator, bool verbose, double timeout)
+        : simulator_(std::move(simulator)), verbose_(verbose), timeout_(timeout),
+          first_(plan.first_row << 6 | plan.first_col), rows_(plan.rows), cols_(plan.cols),
+          loads_(size_t(plan.rows) * plan.cols) {
+        // The session file is /dev/shm/esim.u.<uid>-<session>, created by the simulator processes, which join a
+        // file of that name if there is one: the name must be one nobody else can guess and create first.
+        session_ = "oshrun-" + random_hex(8);
         shm_name_ = "/esim.u." + std::to_string(getuid()) + "-" + session_;
         for (const EpPe& pe : plan.pes) pe_of_core_[pe.coreid] = pe.pe;
         if (const char* extra = std::getenv("OSHRUN_ESIM_ARGS")) {
@@ -174,8 +193,14 @@ public:
     }
 
     void start(const std::vector<unsigned>&) override {
+        // A file of our random name already there is someone's attempt to take the session over: refuse it.
+        const int stale = shm_open(shm_name_.c_str(), O_RDONLY, 0);
+        if (stale >= 0) {
+            close(stale);
+            throw Failure("esim: the session file /dev/shm" + shm_name_ + " exists before the simulators started; "
+                          "refusing a session another process prepared", 1);
+        }
         started_ = true;
-        shm_unlink(shm_name_.c_str());  // a stale file of the same name would make our processes join it
         dir_ = std::make_unique<TempDir>();
         for (unsigned r = 0; r < rows_; ++r)
             for (unsigned c = 0; c < cols_; ++c) spawn(r, c);
@@ -201,6 +226,7 @@ private:
     std::string simulator_;
     std::vector<std::string> extra_args_;
     bool verbose_;
+    double timeout_;  // oshrun's time limit (<= 0: none), which the start-up wait honours too
     unsigned first_, rows_, cols_;
     std::vector<std::vector<EsimLoad>> loads_;  // per core of the workgroup, row-major
     std::map<unsigned, unsigned> pe_of_core_;
@@ -259,7 +285,10 @@ private:
         if (pid < 0) throw Failure(std::string("esim: fork: ") + std::strerror(errno), 127);
         if (pid == 0) {
             tie_child_to(parent, true);  // the terminal's ^C reaches oshrun, which stops every core; dies with oshrun
-            const int fd = open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+            // A new file, never through a link someone left in its place (in OSHRUN_ESIM_LOG_DIR, the last run's
+            // log is replaced: unlinking removes a symbolic link itself, not what it points to).
+            if (log_dir) unlink(log.c_str());
+            const int fd = open(log.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
             if (fd >= 0) dup2(fd, 1), dup2(fd, 2);
             const int null = open("/dev/null", O_RDONLY);
             if (null >= 0) dup2(null, 0);
@@ -276,13 +305,28 @@ private:
     void wait_ready() {
         const uint64_t want = esim_session_size(rows_, cols_);
         const unsigned cores = rows_ * cols_;
-        const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+        const auto began = std::chrono::steady_clock::now();
+        const auto give_up = began + std::chrono::seconds(60);
         for (;;) {
             check_children(true);
-            const int fd = shm_open(shm_name_.c_str(), O_RDWR, 0);
+            if (const int sig = SignalCatcher::received())
+                throw Failure(std::string("interrupted by ") + strsignal(sig) + " while the simulators started",
+                              128 + sig);
+            if (timeout_ > 0 && std::chrono::steady_clock::now() - began >= std::chrono::duration<double>(timeout_))
+                throw Failure("timeout: the simulators did not start within the time limit", 124);
+            const int fd = shm_open(shm_name_.c_str(), O_RDWR | O_NOFOLLOW, 0);
             if (fd >= 0) {
                 struct stat st;
-                if (fstat(fd, &st) == 0 && uint64_t(st.st_size) == want) {
+                if (fstat(fd, &st) == 0 && (st.st_uid != geteuid() || !S_ISREG(st.st_mode))) {
+                    close(fd);
+                    throw Failure("esim: the session file /dev/shm" + shm_name_ + " belongs to uid " +
+                                      std::to_string(st.st_uid) + ", not to oshrun's user (" +
+                                      std::to_string(geteuid()) + "): refusing a session another user made",
+                                  1);
+                }
+                // Ours: nobody else may read or write it (the simulator may have made it readable by all).
+                if ((st.st_mode & 077) != 0) fchmod(fd, 0600);
+                if (uint64_t(st.st_size) == want) {
                     void* p = mmap(nullptr, size_t(want), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
                     close(fd);
                     if (p == MAP_FAILED)
@@ -338,7 +382,8 @@ private:
 
 }  // namespace
 
-std::unique_ptr<Mesh> open_esim(const Target&, const EpPlan& plan, const std::string& simulator, bool verbose) {
+std::unique_ptr<Mesh> open_esim(const Target&, const EpPlan& plan, const std::string& simulator, bool verbose,
+                                double timeout) {
     const std::string wanted = simulator.empty() ? kEsimSimulator : simulator;
     const std::string path = find_on_path(wanted);
     if (path.empty())
@@ -348,7 +393,7 @@ std::unique_ptr<Mesh> open_esim(const Target&, const EpPlan& plan, const std::st
                             "builds it with its multicore simulator, esim) or name it with --emulator PATH"
                           : "--emulator " + simulator + ": not found or not executable",
                       127);
-    return std::make_unique<EsimMesh>(plan, path, verbose);
+    return std::make_unique<EsimMesh>(plan, path, verbose, timeout);
 }
 
 }  // namespace oshrun

@@ -30,7 +30,10 @@ constexpr const char* kEsimSimulator = "epiphany-elf-run";
 
 // simulator: --emulator as given ("" = kEsimSimulator from PATH). Throws Failure (status 127) when it cannot be
 // found. plan gives the workgroup (first core, rows x cols) the session simulates.
-std::unique_ptr<Mesh> open_esim(const Target& t, const EpPlan& plan, const std::string& simulator, bool verbose);
+// timeout: oshrun's time limit (<= 0: none); the wait for the simulators to start honours it and oshrun's signals.
+// The session file has a random name, must belong to oshrun's user, and is made private (0600) once found.
+std::unique_ptr<Mesh> open_esim(const Target& t, const EpPlan& plan, const std::string& simulator, bool verbose,
+                                double timeout = 0);
 
 // What one core's simulator process loads: bytes at addresses (core-local, or external DRAM).
 struct EsimLoad {

@@ -4,11 +4,20 @@
 #include <elf.h>
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <csignal>
 #include <cstring>
+#include <fstream>
+#include <thread>
 
 #include "common.hpp"
 #include "epiphany.hpp"
 #include "esim.hpp"
+#include "run.hpp"
+#include "target.hpp"
 
 using namespace oshrun;
 
@@ -93,6 +102,93 @@ TEST(EsimSession, RefusesWhatTheSessionDoesNotHold) {
     EXPECT_TRUE(refused(0x808f0400, 4));   // a register, not SRAM
     EXPECT_TRUE(refused(0x8ffffffe, 4));   // past external DRAM's end
     EXPECT_FALSE(refused(0x84900000, 0x8000));
+}
+
+// ---- the start of a session, with a stand-in for the simulator (a shell script given as --emulator) ----------
+
+void write_file_text(const std::string& path, const std::string& text) {
+    std::ofstream out(path);
+    out << text;
+}
+
+// A one-core workgroup at the E16's first core, 0x808.
+EpPlan one_core_plan() {
+    EpPlan p;
+    p.npes = 1;
+    p.first_row = 32, p.first_col = 8, p.rows = 1, p.cols = 1;
+    EpPe pe{};
+    pe.pe = 0, pe.row = 32, pe.col = 8, pe.coreid = 0x808;
+    p.pes.push_back(pe);
+    return p;
+}
+
+// The Failure that starting a session with the simulator script `body` ends in (fails the test if it starts).
+Failure start_failure(const TempDir& dir, const std::string& body, double timeout) {
+    const std::string script = dir.path() + "/fake-esim.sh";
+    write_file_text(script, "#!/bin/sh\n" + body + "\n");
+    chmod(script.c_str(), 0755);
+    const Target& t = *find_target("epiphany-e16");
+    try {
+        auto mesh = open_esim(t, one_core_plan(), script, false, timeout);
+        mesh->start({0x808});
+    } catch (const Failure& f) {
+        return f;
+    }
+    ADD_FAILURE() << "the session started";
+    return Failure("", 0);
+}
+
+// What every stand-in does first: the session file's name, from --e-session-name.
+const char* const kSessionFile =
+    "prev=; for a; do [ \"$prev\" = --e-session-name ] && s=$a; prev=$a; done; f=/dev/shm/esim.u.$(id -u)-$s";
+
+TEST(EsimStart, HonoursTheTimeLimit) {
+    // Simulators that never get to the start barrier: oshrun's --timeout ends the wait (it waited 60 s).
+    const TempDir dir;
+    const auto t0 = std::chrono::steady_clock::now();
+    const Failure f = start_failure(dir, "exec sleep 30", 0.5);
+    EXPECT_EQ(f.status, 124);
+    EXPECT_NE(std::string(f.what()).find("timeout"), std::string::npos) << f.what();
+    EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(10));
+}
+
+TEST(EsimStart, HonoursSignals) {
+    const TempDir dir;
+    const SignalCatcher signals;
+    std::thread raiser([] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(300));
+        kill(getpid(), SIGTERM);
+    });
+    const Failure f = start_failure(dir, "exec sleep 30", 0);
+    raiser.join();
+    EXPECT_EQ(f.status, 128 + SIGTERM);
+    EXPECT_NE(std::string(f.what()).find("interrupted"), std::string::npos) << f.what();
+}
+
+TEST(EsimStart, RefusesASessionFileOfAnotherUser) {
+    // Another local user creates the session file first and so would dictate what oshrun reads as the cores'
+    // output and exit status. The name is random (so this stand-in learns it from its arguments, as an attacker
+    // could not); the owner is checked whatever the name.
+    if (geteuid() != 0) GTEST_SKIP() << "needs root, to make a file that another user owns";
+    const TempDir dir;
+    const Failure f = start_failure(
+        dir, std::string(kSessionFile) + "; truncate -s 1M $f; chown 65534 $f; exec sleep 30", 10);
+    EXPECT_EQ(f.status, 1);
+    EXPECT_NE(std::string(f.what()).find("belongs to uid 65534"), std::string::npos) << f.what();
+}
+
+TEST(EsimStart, SessionNamesAreRandom) {
+    // Two sessions of one oshrun get unrelated names, neither made of the pid.
+    const TempDir dir;
+    const std::string record = dir.path() + "/names";
+    for (int i = 0; i < 2; ++i)
+        start_failure(dir, std::string(kSessionFile) + "; echo \"$s\" >> " + record + "; exec sleep 30", 0.3);
+    std::ifstream in(record);
+    std::string a, b;
+    in >> a >> b;
+    EXPECT_NE(a, b);
+    EXPECT_EQ(a.size(), std::string("oshrun-").size() + 16) << a;
+    EXPECT_EQ(a.find(std::to_string(getpid())), std::string::npos) << a;
 }
 
 }  // namespace
