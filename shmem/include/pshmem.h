@@ -41,8 +41,11 @@
  * A NEW ROUTINE of shmem.h: add its name to the list of the source file that defines it (a typed family: to the
  * per-type list, and the list to its type table in that file's list; the operation lists of shmem_amo.h already
  * feed the atomics and signals). Nothing else: the declaration here and the alias in the library follow. If it is
- * forgotten, the ctest conformance_profiling names it; a name in the list of a file that does not define it does
- * not compile ("alias ... to undefined symbol"); a list no source file expands fails conformance_link. */
+ * forgotten, the ctest conformance_profiling_names names it; a name in the list of a file that does not define it
+ * does not compile ("aliased to undefined symbol"); a list no source file expands fails conformance_link. A NEW
+ * SOURCE FILE of routines: a new list here, added to SHMEMI_NAMES_ALL, and the file ends with
+ * SHMEMI_PROFILING_ALIASES(SHMEMI_NAMES_<its list>). Inside the library, call another public routine by its
+ * pshmem_ name (conformance_profiling_internal_calls fails on a shmem_ one). */
 
 /* pshmem_NAME and pshmem_ctx_NAME, from shmem_##NAME: the plain routine and its context form */
 #define SHMEMI_NAMES_CTX_(NAME) SHMEMI_NAME(shmem_##NAME) SHMEMI_NAME(shmem_ctx_##NAME)
