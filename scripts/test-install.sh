@@ -2,8 +2,9 @@
 # What a user does, checked: install libshmem into a prefix, then from a directory outside this source tree build
 # a program of their own four ways and run it at 3 PEs -- oshcc (C), oshc++ (C++), a CMake project with
 # find_package(libshmem), a CMake project with add_subdirectory(libshmem) -- each program checking its results
-# and using assert, malloc, clock_gettime, fflush(NULL) and getenv of an `oshrun -x` variable. Then the prefix is
-# moved, and oshcc and find_package must still work from the new place.
+# and using assert, malloc, clock_gettime, fflush(NULL) and getenv of an `oshrun -x` variable; and with oshcc, a
+# program that interposes on routines through pshmem.h (tests/profiling). Then the prefix is moved, and oshcc and
+# find_package must still work from the new place.
 #
 #   bash scripts/test-install.sh [BUILD_DIR]        BUILD_DIR: a configured virt-rv64 build (default: build)
 #   SHMEM_INSTALL_TEST_EPIPHANY=build-e16           also install that Epiphany build into the same prefix and
@@ -39,6 +40,10 @@ run app.elf
 step "oshc++ (C++)"
 "$prefix/bin/oshc++" -O2 -Wall -o app_cxx.elf "$app/app.cpp"
 run app_cxx.elf
+step "oshcc: a profiling tool interposes on routines through the installed pshmem.h"
+"$prefix/bin/oshcc" -O2 -Wall -Wextra -Werror -I"$src/tests" -o interpose.elf "$src/tests/profiling/test_interpose.c"
+"$prefix/bin/oshrun" --timeout 60 -np $np interpose.elf | tee "$work/out"
+grep -q "exactly as often as the program called it" "$work/out" || { echo "interpose.elf failed" >&2; exit 1; }
 
 step "CMake: find_package(libshmem)"
 cmake -S "$src/tests/install/find_package" -B fp \

@@ -186,3 +186,5 @@ void *shmem_realloc(void *ptr, size_t size)
 }
 
 }  // extern "C"
+
+SHMEMI_PROFILING_ALIASES(SHMEMI_NAMES_HEAP)

@@ -325,3 +325,5 @@ SHMEM_AMO_BITWISE_TYPES(SHMEM_DEFINE_BITWISE_)
 void shmemi_generic_no_match(void) {}
 
 }  // extern "C"
+
+SHMEMI_PROFILING_ALIASES(SHMEMI_NAMES_AMO)

@@ -15,7 +15,6 @@
 // notifier's read of the mark (after its own fence) sees it set and raises the bit after the waiter cleared it:
 // wfi falls through and the waiter looks again. (The port's 1 ms timer is only a backstop.)
 #include "internal.hpp"
-#include "shmemx.h"
 
 using namespace shmem;
 using namespace shmem::detail;
@@ -371,3 +370,5 @@ int shmemx_channel_try_recv_any(shmemx_channel_set_t *set, uint64_t *value, int 
 }
 
 }  // extern "C"
+
+SHMEMI_PROFILING_ALIASES(SHMEMI_NAMES_X_CHANNEL)

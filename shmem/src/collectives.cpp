@@ -332,7 +332,7 @@ int shmem_team_sync(shmem_team_t team)
 }
 
 #undef shmem_sync
-int shmem_sync(shmem_team_t team) { return shmem_team_sync(team); }
+int shmem_sync(shmem_team_t team) { return pshmem_team_sync(team); }
 
 void shmemi_sync_active_set(int PE_start, int logPE_stride, int PE_size, long *pSync)
 {
@@ -485,3 +485,5 @@ SHMEM_TO_ALL_MINMAX_TYPES(SHMEM_DEFINE_TO_ALL_MINMAX_)
 SHMEM_TO_ALL_ARITH_TYPES(SHMEM_DEFINE_TO_ALL_ARITH_)
 
 }  // extern "C"
+
+SHMEMI_PROFILING_ALIASES(SHMEMI_NAMES_COLL)

@@ -6,7 +6,7 @@
 
 #include "heap.hpp"
 #include "message.hpp"
-#include "shmem.h"
+#include "pshmemx.h" /* shmem.h, shmemx.h and their pshmem_ names */
 #include "shmem_port.hpp"
 
 // SHMEM_CHECKS (0/1): argument checks with a clear message; on unless the build says otherwise (release).
@@ -19,6 +19,24 @@
 #ifndef SHMEM_BARRIER_WAND
 #define SHMEM_BARRIER_WAND 1
 #endif
+
+// ---- the profiling interface (OpenSHMEM 1.5 §10, pshmem.h) ----------------------------------------------------
+// Each source file ends with SHMEMI_PROFILING_ALIASES(its name lists of pshmem.h/pshmemx.h): every public routine
+// it defines becomes a weak symbol, and pshmem_NAME a strong alias of the same body: the same address in the same
+// section, so it costs no code, and --gc-sections keeps or drops the two names together. A tool's own strong
+// shmem_NAME replaces the library's at link time, and its call of pshmem_NAME still reaches the library's body.
+// (copy: pshmem_NAME gets shmem_NAME's attributes, noreturn and nothrow, as GCC asks of an alias.)
+//
+// Inside the library a public routine calls another only by its pshmem_ name, never by its shmem_ name: a tool
+// sees the program's calls and no others, and the call compiles as it did before the names were weak (a call of
+// a weak name cannot be inlined, since the link may replace its body; one of the strong alias can).
+// tests/profiling (profiling_internal_calls) fails on any reference to a shmem_ name from inside libshmem.a.
+#define SHMEMI_NAME(name)                                                  \
+    extern "C" {                                                           \
+    decltype(name) name __attribute__((weak));                             \
+    decltype(name) p##name __attribute__((alias(#name), copy(name)));      \
+    }
+#define SHMEMI_PROFILING_ALIASES(LISTS) LISTS
 
 namespace shmem::detail {
 

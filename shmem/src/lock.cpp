@@ -44,10 +44,10 @@ uint16_t lock_tail_compare_swap(uint16_t *tail, uint16_t cond, uint16_t value, i
 static_assert(sizeof(long) == 8, "the lock encoding needs a 4- or 8-byte long");
 using Tail = uint32_t;
 using Node = uint16_t;
-inline uint32_t lock_tail_swap(uint32_t *tail, uint32_t value, int pe) { return shmem_uint32_atomic_swap(tail, value, pe); }
+inline uint32_t lock_tail_swap(uint32_t *tail, uint32_t value, int pe) { return pshmem_uint32_atomic_swap(tail, value, pe); }
 inline uint32_t lock_tail_compare_swap(uint32_t *tail, uint32_t cond, uint32_t value, int pe)
 {
-    return shmem_uint32_atomic_compare_swap(tail, cond, value, pe);
+    return pshmem_uint32_atomic_compare_swap(tail, cond, value, pe);
 }
 #endif
 
@@ -154,3 +154,5 @@ void shmem_clear_lock(long *lock)
 }
 
 }  // extern "C"
+
+SHMEMI_PROFILING_ALIASES(SHMEMI_NAMES_LOCK)

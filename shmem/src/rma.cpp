@@ -285,3 +285,5 @@ SHMEM_DEFINE_MEM_(getmem_nbi, get_nbi)
 #undef SHMEM_DEFINE_MEM_
 
 }  // extern "C"
+
+SHMEMI_PROFILING_ALIASES(SHMEMI_NAMES_RMA)

@@ -1,5 +1,4 @@
 // Library setup, exit and query routines.
-#include "shmemx.h"
 #include "team.hpp"
 
 namespace shmem::detail {
@@ -55,7 +54,7 @@ int shmem_pe_accessible(int pe) { return pe >= 0 && pe < port::n_pes(); }
 
 int shmem_addr_accessible(const void *addr, int pe)
 {
-    return shmem_pe_accessible(pe) && is_symmetric(addr, 1);
+    return pshmem_pe_accessible(pe) && is_symmetric(addr, 1);
 }
 
 void *shmem_ptr(const void *dest, int pe)
@@ -71,7 +70,7 @@ void *shmem_ptr(const void *dest, int pe)
 int shmem_init_thread(int requested, int *provided)
 {
     (void)requested;
-    shmem_init();
+    pshmem_init();
     // A PE is one bare-metal core with one thread of control and the library takes no locks for threads:
     // SHMEM_THREAD_SINGLE is what is really provided, whatever was asked.
     if (provided != nullptr) *provided = SHMEM_THREAD_SINGLE;
@@ -97,3 +96,5 @@ void shmem_info_get_name(char *name)
 }
 
 }  // extern "C"
+
+SHMEMI_PROFILING_ALIASES(SHMEMI_NAMES_SETUP SHMEMI_NAMES_X_SETUP)

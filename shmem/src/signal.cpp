@@ -38,9 +38,9 @@ inline void put_signal(const char *routine, shmem_ctx_t ctx, void *dest, const v
     // The data before the signal: a PE that sees the signal finds the data in place. (The AMO notifies pe.)
     port::fence();
     if (sig_op == SHMEM_SIGNAL_SET) {
-        shmem_uint64_atomic_set(sig_addr, signal, pe);
+        pshmem_uint64_atomic_set(sig_addr, signal, pe);
     } else {
-        shmem_uint64_atomic_add(sig_addr, signal, pe);
+        pshmem_uint64_atomic_add(sig_addr, signal, pe);
     }
 }
 
@@ -131,3 +131,5 @@ uint64_t shmem_signal_wait_until(uint64_t *sig_addr, int cmp, uint64_t cmp_value
 }
 
 }  // extern "C"
+
+SHMEMI_PROFILING_ALIASES(SHMEMI_NAMES_SIGNAL)

@@ -148,3 +148,5 @@ void shmemx_barrier_all_dissemination(void)
 }
 
 }  // extern "C"
+
+SHMEMI_PROFILING_ALIASES(SHMEMI_NAMES_SYNC SHMEMI_NAMES_X_SYNC)

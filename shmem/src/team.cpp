@@ -286,7 +286,7 @@ int shmem_team_create_ctx(shmem_team_t team, long options, shmem_ctx_t *ctx)
 
 int shmem_ctx_create(long options, shmem_ctx_t *ctx)
 {
-    return shmem_team_create_ctx(SHMEM_TEAM_WORLD, options, ctx);
+    return pshmem_team_create_ctx(SHMEM_TEAM_WORLD, options, ctx);
 }
 
 void shmem_ctx_destroy(shmem_ctx_t ctx)
@@ -298,7 +298,7 @@ void shmem_ctx_destroy(shmem_ctx_t ctx)
         u.fail();
     }
     check_ctx("shmem_ctx_destroy", ctx);
-    shmem_ctx_quiet(ctx);  // destroying a context completes its operations
+    pshmem_ctx_quiet(ctx);  // destroying a context completes its operations
     --ctx->team->n_ctx;
     ctx->in_use = 0;
 }
@@ -315,3 +315,5 @@ int shmem_ctx_get_team(shmem_ctx_t ctx, shmem_team_t *team)
 }
 
 }  // extern "C"
+
+SHMEMI_PROFILING_ALIASES(SHMEMI_NAMES_TEAM)
