@@ -269,6 +269,10 @@ Image load_image(const std::string& path, const Target& t) {
 
     img.stack_size_from_symbol = find_symbol(elf.get(), "__stack_size", img.stack_size);
     if (!img.stack_size_from_symbol) img.stack_size = t.default_stack_size;
+    if (img.stack_size < t.min_stack_size)
+        refuse(path, "its stack (__stack_size = " + std::to_string(img.stack_size) + " bytes) is smaller than the " +
+                         size_text(t.min_stack_size) + " a " + t.name + " PE needs at least; link with a larger one, " +
+                         "e.g. -Wl,--defsym=__stack_size=" + std::to_string(t.default_stack_size));
     img.sections = alloc_sections(elf.get(), path);
 
     size_t raw_size = 0;

@@ -96,7 +96,8 @@ Layout place_virt(const Target& t, const Image& img, const PlaceRequest& req) {
     // Offsets inside a partition: [0, 0x1000) boot block, then the image, .bss, heap, and the stack at the top.
     const uint64_t image_end = align_up(t.image_offset + img.memory_size(), 4 * KiB);
     const uint64_t loaded = t.image_offset + img.flat.size();  // bytes the emulator writes into each partition
-    const uint64_t fixed = image_end + img.stack_size;           // load_image bounded both terms by 1 GiB
+    // The stack and, below it, its guard (SHMEM_STACK_GUARD, aligned: up to twice that with an odd stack size).
+    const uint64_t fixed = image_end + img.stack_size + 2 * SHMEM_STACK_GUARD;  // load_image bounded both by 1 GiB
     const std::string needs = "image needs " + size_text(image_end) + " (boot block, image and .bss) + " +
                               size_text(img.stack_size) + " of stack";
 

@@ -16,15 +16,15 @@ const std::vector<Target>& targets() {
         {"virt-rv64", "QEMU virt machine, RISC-V 64, one hart per PE", EM_RISCV, ELFCLASS64, ELFDATA2LSB, ET_DYN,
          // Linked at 0 (GNU ld marks a PIE linked anywhere else ET_EXEC), loaded at partition offset
          // SHMEM_IMAGE_OFFSET; start.S relocates by the image's runtime address, which assumes link address 0.
-         0, SHMEM_IMAGE_OFFSET, 64 * KiB, GiB, 512, "qemu-system-riscv64", check_partitioned_image,
+         0, SHMEM_IMAGE_OFFSET, 64 * KiB, SHMEM_MIN_STACK, GiB, 512, "qemu-system-riscv64", check_partitioned_image,
          place_virt, write_virt_files, virt_command, nullptr, {}},
         // Epiphany: one copy of the image in every core's 32 KB of SRAM, linked at 0 (every core sees its own
         // SRAM at 0), the vector table at 0; both chips' first core is 0x808 (row 32, col 8) on the Parallella.
         {"epiphany-e16", "Epiphany-III (E16G301, 4x4 cores, Parallella), one core per PE", kEmAdaptevaEpiphany,
-         ELFCLASS32, ELFDATA2LSB, ET_EXEC, 0, 0, 1 * KiB, SHMEM_EP_LOCAL_SIZE, 16, "epiphany-elf-run",
+         ELFCLASS32, ELFDATA2LSB, ET_EXEC, 0, 0, 1 * KiB, 256, SHMEM_EP_LOCAL_SIZE, 16, "epiphany-elf-run",
          check_epiphany_image, nullptr, nullptr, nullptr, run_epiphany, {4, 4, 32, 8}},
         {"epiphany-e64", "Epiphany-IV (E64G401, 8x8 cores), one core per PE", kEmAdaptevaEpiphany,
-         ELFCLASS32, ELFDATA2LSB, ET_EXEC, 0, 0, 1 * KiB, SHMEM_EP_LOCAL_SIZE, 64, "epiphany-elf-run",
+         ELFCLASS32, ELFDATA2LSB, ET_EXEC, 0, 0, 1 * KiB, 256, SHMEM_EP_LOCAL_SIZE, 64, "epiphany-elf-run",
          check_epiphany_image, nullptr, nullptr, nullptr, run_epiphany, {8, 8, 32, 8}},
     };
     return table;

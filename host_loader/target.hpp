@@ -75,6 +75,7 @@ struct Target {
     uint64_t link_address;             // the lowest PT_LOAD address an image must have
     uint64_t image_offset;             // where the image goes inside a partition
     uint64_t default_stack_size;       // when the image has no __stack_size symbol
+    uint64_t min_stack_size;           // a smaller __stack_size is refused (the startup code's own frames)
     uint64_t max_partition;
     unsigned max_pes;
     const char* emulator;              // default emulator binary, looked up on PATH

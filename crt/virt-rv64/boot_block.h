@@ -23,6 +23,11 @@
 #define SHMEM_IMAGE_OFFSET 0x1000     /* where the image (linked at 0) starts in its partition */
 #define SHMEM_RAM_BASE 0x80000000
 #define SHMEM_MAX_ARGS 32
+/* Below each PE's stack, a guard of this many bytes that no access may touch (a locked PMP region, set by the
+ * startup code): a stack overflow traps at once and is reported as one. Naturally aligned, a power of two. */
+#define SHMEM_STACK_GUARD 0x10000
+/* The smallest __stack_size oshrun accepts: the startup code's own frame (argv, the environment) takes ~1 KiB. */
+#define SHMEM_MIN_STACK 0x1000
 
 #ifndef __ASSEMBLER__
 #include <stdint.h>

@@ -125,7 +125,15 @@ void shmem_crt_start(struct shmem_boot_block *boot)
     // Symbols are reached pc-relatively, so every symbol's runtime address carries the image's displacement,
     // the absolute __stack_size too: the difference of two symbols is the link-time value.
     const uintptr_t stack_size = reinterpret_cast<uintptr_t>(__stack_size) - reinterpret_cast<uintptr_t>(__image_start);
-    g.heap_hi = g.base + g.mask + 1 - stack_size;
+    g.stack_lo = g.base + g.mask + 1 - stack_size;
+    // The stack guard: SHMEM_STACK_GUARD bytes below the stack that PMP entry 0 denies every access to, locked so
+    // that it binds machine mode too. The heap ends below it. (oshrun places the image so that it fits.)
+    g.guard_hi = g.stack_lo & ~uintptr_t(SHMEM_STACK_GUARD - 1);
+    g.guard_lo = g.guard_hi - SHMEM_STACK_GUARD;
+    g.heap_hi = g.guard_lo;
+    const uintptr_t napot = (g.guard_lo >> 2) | (SHMEM_STACK_GUARD / 8 - 1);
+    __asm__ volatile("csrw pmpaddr0, %0" ::"r"(napot));
+    __asm__ volatile("csrw pmpcfg0, %0" ::"r"(uintptr_t(0x98)));  // L | A=NAPOT, no R/W/X
 
     // Sleep/wake sources: software interrupt (msip) and timer. Only mie, never mstatus.MIE (see the port).
     *port::clint::mtimecmp(g.pe) = ~uint64_t(0);
@@ -195,6 +203,16 @@ void shmem_crt_trap(uint64_t cause, uint64_t pc, uint64_t tval, uint64_t sp, uin
     const port::Geometry &g = port::geometry;
     port::console_release_if_mine();
     out_line.len = err_line.len = 0;  // a half-written line may be what trapped; the report matters more
+    // A load or store access fault in the guard below the stack (mcause 5, 7): the stack overflowed.
+    if ((cause == 5 || cause == 7) && tval >= g.guard_lo && tval < g.guard_hi) {
+        const uintptr_t size = g.base + g.mask + 1 - g.stack_lo;
+        Message()
+            .s("libshmem: PE ").u(uint64_t(g.pe)).s(": stack overflow: the stack of ").u(size)
+            .s(" bytes ran into its guard (access at ").x(tval).s(", pc ").x(pc).s(", sp ").x(sp)
+            .s("); link with a larger stack, e.g. -Wl,--defsym=__stack_size=").u(size * 4)
+            .write();
+        port::end_run(139);
+    }
     Message()
         .s("libshmem: PE ").u(uint64_t(g.pe)).s(": trap: ").s(trap_name(cause)).s(" (mcause ").u(cause)
         .s(") at pc ").x(pc).s(" (image address ").x((pc & g.mask) - SHMEM_IMAGE_OFFSET).s("), mtval ").x(tval)

@@ -230,6 +230,19 @@ TEST_F(ImageTest, SparseSegmentsAmplify) {
     EXPECT_HAS(msg, "times the file's size");
 }
 
+TEST_F(ImageTest, StackTooSmall) {
+    // A __stack_size of 0 was accepted: the heap then ran into the startup code's frames.
+    TestElf e = valid_elf();
+    e.stack_size = 0;
+    std::string msg = refusal(e);
+    EXPECT_HAS(msg, "its stack (__stack_size = 0 bytes) is smaller than the 4 KiB a virt-rv64 PE needs");
+    EXPECT_HAS(msg, "-Wl,--defsym=__stack_size=65536");
+    e.stack_size = 4095;
+    EXPECT_HAS(refusal(e), "__stack_size = 4095 bytes");
+    e.stack_size = 4096;
+    EXPECT_EQ(load_image(file(e), virt).stack_size, 4096u);
+}
+
 TEST_F(ImageTest, Fifo) {
     // A FIFO never opened by a writer: refused at once instead of blocking in open().
     const std::string path = dir.path() + "/fifo.elf";

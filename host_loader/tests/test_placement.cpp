@@ -60,6 +60,9 @@ shmem_boot_block boot_block(const std::vector<uint8_t>& bytes) {
     return b;
 }
 
+// What the placement reserves for the stack guard below the stack (crt/virt-rv64/boot_block.h).
+constexpr uint64_t kGuards = 2 * SHMEM_STACK_GUARD;
+
 TEST(Partition, MinimumIsOneMiB) {
     const Layout lay = place(image(0x3000, 0x2000), request(1, 0));
     EXPECT_EQ(lay.partition_size, MiB);
@@ -67,20 +70,21 @@ TEST(Partition, MinimumIsOneMiB) {
 }
 
 TEST(Partition, RoundsUpToPowerOfTwo) {
-    // 0x1000 boot block + 0x5000 image = 0x6000, + 64 KiB stack + 1 MiB heap: just over 1 MiB.
+    // 0x1000 boot block + 0x5000 image = 0x6000, + 64 KiB stack (+ its guard, counted twice for alignment) + 1 MiB
+    // heap: just over 1 MiB.
     Layout lay = place(image(0x5000, 0x2000), request(2));
     EXPECT_EQ(lay.partition_size, 2 * MiB);
     EXPECT_EQ(lay.log2_partition, 21u);
-    EXPECT_EQ(lay.heap_room, 2 * MiB - 0x6000 - 64 * KiB);
+    EXPECT_EQ(lay.heap_room, 2 * MiB - 0x6000 - 64 * KiB - kGuards);
     // Exactly 1 MiB fits in 1 MiB; one byte more needs 2 MiB.
-    const uint64_t exact = MiB - 0x6000 - 64 * KiB;
+    const uint64_t exact = MiB - 0x6000 - 64 * KiB - kGuards;
     EXPECT_EQ(place(image(0x5000, 0x2000), request(2, exact)).partition_size, MiB);
     EXPECT_EQ(place(image(0x5000, 0x2000), request(2, exact + 1)).partition_size, 2 * MiB);
 }
 
 TEST(Partition, ImageEndRoundedToPage) {
     // 0x1000 + 0x5001 rounds to 0x7000.
-    const uint64_t exact = MiB - 0x7000 - 64 * KiB;
+    const uint64_t exact = MiB - 0x7000 - 64 * KiB - kGuards;
     EXPECT_EQ(place(image(0x5001, 0x2000), request(1, exact)).partition_size, MiB);
     EXPECT_EQ(place(image(0x5001, 0x2000), request(1, exact + 1)).partition_size, 2 * MiB);
 }

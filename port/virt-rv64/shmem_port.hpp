@@ -38,6 +38,9 @@ struct Geometry {
     uintptr_t base;      // this PE's partition base
     uintptr_t heap_lo;   // symmetric heap: [heap_lo, heap_hi)
     uintptr_t heap_hi;
+    uintptr_t guard_lo;  // the stack guard (no access): [guard_lo, guard_hi), heap_hi <= guard_lo
+    uintptr_t guard_hi;
+    uintptr_t stack_lo;  // the stack: [stack_lo, partition end)
     uintptr_t sleeping_base;  // PE 0's address of `sleeping`: PE k's is this + (k << log2)
     uint32_t log2;       // log2(partition size)
     int pe;
