@@ -14,6 +14,7 @@ packages=(
   gcc-arm-none-eabi                    # a 32-bit C/C++ compiler: the headers' conformance checks (tests/conformance)
   gdb-multiarch                        # oshrun --gdb, and its test (tests/oshrun/gdb_session.sh)
   procps                               # pgrep, for the orphan test (tests/oshrun/orphans.sh)
+  clang libclang-rt-14-dev             # libFuzzer, ASan, UBSan: scripts/fuzz.sh
 )
 
 missing=()

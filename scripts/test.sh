@@ -3,7 +3,8 @@
 # every PE count, negative tests, native unit tests; then the families whose mechanism a build option changes
 # (atomics, locks, barriers, collectives) once more in the other configuration: TESTSET-lock atomics and the
 # dissemination barrier; then the Epiphany build; then what a user does with an installed prefix
-# (scripts/test-install.sh: oshcc, oshc++, find_package, add_subdirectory, from outside this tree). Extra arguments
+# (scripts/test-install.sh: oshcc, oshc++, find_package, add_subdirectory, from outside this tree); then oshrun's
+# parsers under libFuzzer for a bounded time (scripts/fuzz.sh). Extra arguments
 # go to ctest, e.g. -R heap (and skip the second configuration, Epiphany and the install checks).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -25,4 +26,6 @@ if [ $# -eq 0 ]; then
   bash scripts/footprint.sh build-e16/bench/footprint/fp_min.elf.map build-e16/bench/footprint/fp_rma.elf.map
   # Both target builds installed into one prefix, and a user's programs built against it from outside the tree.
   SHMEM_INSTALL_TEST_EPIPHANY=build-e16 bash scripts/test-install.sh build
+  # oshrun's parsers of untrusted input (images, the console stream) under libFuzzer, 60 s each.
+  bash scripts/fuzz.sh
 fi
