@@ -19,6 +19,8 @@ int shmem_team_split_2d(shmem_team_t parent_team, int xrange, const shmem_team_c
                         long xaxis_mask, shmem_team_t *xaxis_team, const shmem_team_config_t *yaxis_config,
                         long yaxis_mask, shmem_team_t *yaxis_team);
 void shmem_team_destroy(shmem_team_t team);
+/* 1.6: shmem_ptr for PE number pe of the team; NULL for SHMEM_TEAM_INVALID or an address that is not symmetric */
+void *shmem_team_ptr(shmem_team_t team, const void *dest, int pe);
 
 /* ---- contexts ----------------------------------------------------------------------------------------------- */
 int shmem_ctx_create(long options, shmem_ctx_t *ctx);

@@ -41,14 +41,15 @@ struct Group {
     size_t work_bytes;
 
     // start + r * stride by shifts and adds: a multiply is a floating-point-unit mode switch on Epiphany (some
-    // 40 bytes wherever it is written), and ranks are small. Most groups have stride 1.
+    // 40 bytes wherever it is written), and ranks are small. Most groups have stride 1. Unsigned, since a team's
+    // stride may be negative (1.6) and a negative number must not be shifted; the sum wraps to the right PE.
     [[gnu::always_inline]] int world(int r) const
     {
         if (stride == 1) return start + r;
-        int w = start;
-        for (int s = stride; r != 0; r >>= 1, s <<= 1)
+        unsigned w = unsigned(start);
+        for (unsigned s = unsigned(stride); r != 0; r >>= 1, s <<= 1)
             if (r & 1) w += s;
-        return w;
+        return int(w);
     }
 };
 

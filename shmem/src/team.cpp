@@ -71,17 +71,18 @@ shmem_team_s *new_team_object()
     return nullptr;  // cannot happen: there are no more objects than slots
 }
 
-// Makes this PE's team of a split: members start + i * stride of the parent (parent-relative numbers).
+// Makes this PE's team of a split: members start + i * stride of the parent (parent-relative numbers; a negative
+// stride lists them from the highest down; a team of one member has stride 1).
 shmem_team_t make_team(shmem_team_s *parent, int start, int stride, int size, int slot,
                        const shmem_team_config_t *config, long config_mask)
 {
-    const int me = parent->my_pe;
-    if (me < start || (me - start) % stride != 0 || (me - start) / stride >= size) return SHMEM_TEAM_INVALID;
+    const int off = parent->my_pe - start;
+    if (off % stride != 0 || off / stride < 0 || off / stride >= size) return SHMEM_TEAM_INVALID;
     shmem_team_s *t = new_team_object();
     t->start = team_world_pe(parent, start);
     t->stride = parent->stride * stride;
     t->size = size;
-    t->my_pe = (me - start) / stride;
+    t->my_pe = off / stride;
     t->slot = slot;
     t->n_ctx = 0;
     t->config_mask = config_mask;
@@ -144,11 +145,25 @@ int shmem_team_n_pes(shmem_team_t team)
     return team->size;
 }
 
+// The current values (1.6): num_contexts is what the team was configured with, or the number of its contexts in
+// existence if that is more (contexts beyond the request are created while the pool, SHMEM_MAX_CONTEXTS, lasts).
+// A config_mask of 0 reads nothing, so config may then be NULL.
 int shmem_team_get_config(shmem_team_t team, long config_mask, shmem_team_config_t *config)
 {
+    const char *routine = "shmem_team_get_config";
     if (team == SHMEM_TEAM_INVALID) return -1;
-    check_team("shmem_team_get_config", team);
-    if (config_mask & SHMEM_TEAM_NUM_CONTEXTS) config->num_contexts = team->config.num_contexts;
+    check_team(routine, team);
+    if (config_mask & SHMEM_TEAM_NUM_CONTEXTS) {
+        if constexpr (checks)
+            if (config == nullptr) {
+                Usage u(routine);
+                u.m().s("config is NULL but config_mask = ").i(config_mask).s(" asks for values; expected a ")
+                    .s("shmem_team_config_t to fill in, or config_mask 0");
+                u.fail();
+            }
+        const int configured = team->config.num_contexts;
+        config->num_contexts = team->n_ctx > configured ? team->n_ctx : configured;
+    }
     return 0;
 }
 
@@ -158,10 +173,10 @@ int shmem_team_translate_pe(shmem_team_t src_team, int src_pe, shmem_team_t dest
     check_team("shmem_team_translate_pe", src_team);
     check_team("shmem_team_translate_pe", dest_team);
     if (src_pe < 0 || src_pe >= src_team->size) return -1;
-    const int world = team_world_pe(src_team, src_pe);
-    const int off = world - dest_team->start;
-    if (off < 0 || off % dest_team->stride != 0 || off / dest_team->stride >= dest_team->size) return -1;
-    return off / dest_team->stride;
+    const int off = team_world_pe(src_team, src_pe) - dest_team->start;
+    const int stride = dest_team->stride;  // never 0: a team of one member has stride 1
+    if (off % stride != 0 || off / stride < 0 || off / stride >= dest_team->size) return -1;
+    return off / stride;
 }
 
 int shmem_team_split_strided(shmem_team_t parent, int start, int stride, int size, const shmem_team_config_t *config,
@@ -172,16 +187,19 @@ int shmem_team_split_strided(shmem_team_t parent, int start, int stride, int siz
     *new_team = SHMEM_TEAM_INVALID;
     if (parent == SHMEM_TEAM_INVALID) return -1;
     check_team(routine, parent);
-    if (size == 1) stride = 1;  // one member: the stride means nothing
-    // Invalid arguments are a collective failure (every member of the parent sees the same ones): the
-    // specification's non-zero return, with the reason said once.
-    if (start < 0 || size < 1 || stride < 1 || start + int64_t(size - 1) * stride >= parent->size) {
+    if (size == 1) stride = 1;  // one member: the stride means nothing (1.6: stride 0 is valid with size 1 only)
+    // 1.6: a valid triplet names parent PEs start + i * stride, 0 <= i < size, all within 0 .. N - 1, in increasing
+    // order for a positive stride and decreasing for a negative one: no wrap-around. Any other triplet is a
+    // collective failure (every member of the parent sees the same arguments): the specification's non-zero
+    // return, with the reason said once.
+    const int64_t last = start + (int64_t(size) - 1) * stride;
+    if (size < 1 || stride == 0 || start < 0 || start >= parent->size || last < 0 || last >= parent->size) {
         if (parent->my_pe == 0) {
             Message m;
             m.s("libshmem: PE ").i(port::my_pe()).s(": ").s(routine).s(": start ").i(start).s(", stride ").i(stride)
                 .s(", size ").i(size).s(" do not describe PEs of the parent team (").i(parent->size)
-                .s(" PEs); expected start >= 0, stride >= 1, size >= 1 and start + (size - 1) * stride < ")
-                .i(parent->size).s("; no team created");
+                .s(" PEs); expected size >= 1, stride != 0 unless size is 1, and start + i * stride in 0 .. ")
+                .i(parent->size - 1).s(" for every 0 <= i < size (no wrap-around); no team created");
             m.write();
         }
         return -1;
@@ -237,6 +255,21 @@ int shmem_team_split_2d(shmem_team_t parent, int xrange, const shmem_team_config
     *xaxis_team = make_team(parent, row * x, 1, row_len, slots[0], xaxis_config, xaxis_mask);
     *yaxis_team = make_team(parent, col, x, col_len, slots[1], yaxis_config, yaxis_mask);
     return 0;
+}
+
+void *shmem_team_ptr(shmem_team_t team, const void *dest, int pe)
+{
+    const char *routine = "shmem_team_ptr";
+    check_init(routine);
+    if (team == SHMEM_TEAM_INVALID) return nullptr;
+    check_team(routine, team);
+    if constexpr (checks)
+        if (__builtin_expect(unsigned(pe) >= unsigned(team->size), 0)) fail_bad_team_pe(routine, team, pe);
+    // as shmem_ptr (every PE's memory is reachable by loads and stores here), for the team's PE
+    if (!is_symmetric(dest, 1)) return nullptr;
+    const int world = team_world_pe(team, pe);
+    if (world == port::my_pe()) return const_cast<void *>(dest);
+    return port::remote_ptr(const_cast<void *>(dest), world);
 }
 
 void shmem_team_destroy(shmem_team_t team)
