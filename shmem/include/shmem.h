@@ -85,6 +85,7 @@ extern struct shmem_ctx_s shmemi_ctx_default;
 /* ---- library setup, exit and query ------------------------------------------------------------------------ */
 void shmem_init(void);
 void shmem_finalize(void);
+void shmem_query_initialized(int *initialized);
 int shmem_my_pe(void);
 int shmem_n_pes(void);
 int shmem_init_thread(int requested, int *provided);

@@ -21,12 +21,17 @@ namespace {
 // because it uses teams or contexts, has it: shmem_init knows nothing of teams, and a program that only puts,
 // gets and synchronizes pays nothing for them. The default context (setup.cpp) gets its team here for the same
 // reason: only the routines of this file ask a context for its team.
+void release_teams();
+void (*release_next)();  // the release chained after this file's (internal.hpp, Init)
+
 [[gnu::constructor(101)]] void init_predefined()
 {
     const int n = port::n_pes(), me = port::my_pe();
     shmemi_team_world.size = shmemi_team_shared.size = n;
     shmemi_team_world.my_pe = shmemi_team_shared.my_pe = me;
     shmemi_ctx_default.team = &shmemi_team_world;
+    release_next = init_state.release;
+    init_state.release = &release_teams;
 }
 
 // Scratch slots this PE uses (bit i = slot i taken; 0 and 1, WORLD's and SHARED's, always). A new team needs a
@@ -62,6 +67,19 @@ bool agree_on_slots(shmem_team_s *parent, int count, int *slots)
         common &= common - 1;
     }
     return true;
+}
+
+// The last shmem_finalize (1.6) destroys every team the program made and with them every context (a private
+// context the program has not destroyed goes too: the specification makes using it undefined). Each PE forgets
+// its own objects and slots, which no other PE reads (the scratch of a slot is back at zero after every
+// collective): the next shmem_init starts with only the predefined teams, as the first did.
+void release_teams()
+{
+    for (auto &c : ctx_objects) c.in_use = 0;
+    for (auto &t : team_objects) t.size = 0;
+    shmemi_team_world.n_ctx = shmemi_team_shared.n_ctx = 0;
+    used_slots = 0;
+    if (release_next != nullptr) release_next();
 }
 
 shmem_team_s *new_team_object()
