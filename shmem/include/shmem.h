@@ -48,6 +48,13 @@ typedef struct {
     int num_contexts;
 } shmem_team_config_t;
 
+/* Sessions (1.6): an option of shmem_ctx_session_start, and the configuration with its mask bit. Hints only. */
+#define SHMEM_CTX_SESSION_BATCH (1L << 0)
+#define SHMEM_CTX_SESSION_TOTAL_OPS (1L << 0)
+typedef struct {
+    size_t total_ops;
+} shmem_ctx_session_config_t;
+
 /* Handles: a team or a context is a pointer to the library's object; the predefined ones are library objects. */
 typedef struct shmem_team_s *shmem_team_t;
 typedef struct shmem_ctx_s *shmem_ctx_t;
@@ -170,6 +177,9 @@ void shmem_fence(void);
 void shmem_quiet(void);
 void shmem_ctx_fence(shmem_ctx_t ctx);
 void shmem_ctx_quiet(shmem_ctx_t ctx);
+/* 1.6: completes this PE's operations to the listed PEs (numbers of the context's team); npes 0: nothing */
+void shmem_pe_quiet(const int *target_pes, size_t npes);
+void shmem_ctx_pe_quiet(shmem_ctx_t ctx, const int *target_pes, size_t npes);
 
 /* ---- collectives ------------------------------------------------------------------------------------------ */
 void shmem_barrier_all(void);

@@ -27,6 +27,11 @@ int shmem_ctx_create(long options, shmem_ctx_t *ctx);
 int shmem_team_create_ctx(shmem_team_t team, long options, shmem_ctx_t *ctx);
 int shmem_ctx_get_team(shmem_ctx_t ctx, shmem_team_t *team);
 void shmem_ctx_destroy(shmem_ctx_t ctx);
+/* 1.6 sessions: hints (options SHMEM_CTX_SESSION_*, config with mask SHMEM_CTX_SESSION_TOTAL_OPS); the library
+ * checks them and applies none, which the specification allows. */
+void shmem_ctx_session_start(shmem_ctx_t ctx, long options, const shmem_ctx_session_config_t *config,
+                             long config_mask);
+void shmem_ctx_session_stop(shmem_ctx_t ctx);
 
 /* ---- synchronization ---------------------------------------------------------------------------------------- */
 int shmem_team_sync(shmem_team_t team);

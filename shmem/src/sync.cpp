@@ -112,6 +112,30 @@ void shmem_ctx_quiet(shmem_ctx_t ctx)
     quiet_ctx(ctx);
 }
 
+// 1.6: completes the operations to the listed PEs only. They complete together here (a fence, or this context's
+// DMA channel), so the routine is the context's quiet after checking the list; npes == 0 ignores target_pes and
+// returns at once, as the specification says. PE numbers are of the context's team.
+void shmem_ctx_pe_quiet(shmem_ctx_t ctx, const int *target_pes, size_t npes)
+{
+    const char *routine = "shmem_ctx_pe_quiet";
+    check_init(routine);
+    check_ctx(routine, ctx);
+    if (npes == 0) return;
+    if constexpr (checks)
+        for (size_t i = 0; i < npes; ++i) ctx_pe(routine, ctx, target_pes[i]);
+    quiet_ctx(ctx);
+}
+
+void shmem_pe_quiet(const int *target_pes, size_t npes)
+{
+    const char *routine = "shmem_pe_quiet";
+    check_init(routine);
+    if (npes == 0) return;
+    if constexpr (checks)
+        for (size_t i = 0; i < npes; ++i) check_pe(routine, target_pes[i]);
+    port::quiet();
+}
+
 void shmem_barrier_all(void)
 {
     check_init("shmem_barrier_all");

@@ -354,6 +354,34 @@ void shmem_ctx_destroy(shmem_ctx_t ctx)
     ctx->in_use = 0;
 }
 
+// 1.6 sessions are hints the library may ignore, and does: no buffering or coalescing would pay on these cores,
+// where a put is a run of stores. Both routines check their arguments and keep no state (a session changes no
+// semantics, so there is nothing to remember). Any combination of options is valid (the specification says so);
+// a config_mask that selects a field needs a config to read it from.
+void shmem_ctx_session_start(shmem_ctx_t ctx, long options, const shmem_ctx_session_config_t *config, long config_mask)
+{
+    const char *routine = "shmem_ctx_session_start";
+    (void)options;
+    check_init(routine);
+    if (ctx == SHMEM_CTX_INVALID) return;  // the specification: no action
+    check_ctx(routine, ctx);
+    if constexpr (checks)
+        if ((config_mask & SHMEM_CTX_SESSION_TOTAL_OPS) && config == nullptr) {
+            Usage u(routine);
+            u.m().s("config is NULL but config_mask = ").i(config_mask).s(" selects its total_ops; expected a ")
+                .s("shmem_ctx_session_config_t, or config_mask 0");
+            u.fail();
+        }
+}
+
+void shmem_ctx_session_stop(shmem_ctx_t ctx)
+{
+    const char *routine = "shmem_ctx_session_stop";
+    check_init(routine);
+    if (ctx == SHMEM_CTX_INVALID) return;
+    check_ctx(routine, ctx);
+}
+
 int shmem_ctx_get_team(shmem_ctx_t ctx, shmem_team_t *team)
 {
     if (ctx == SHMEM_CTX_INVALID) {
