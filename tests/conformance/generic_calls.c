@@ -102,6 +102,14 @@ RMA_TD(CALLS)
 RMA_STD(CALLS)
 RMA_TD(CALLS)
 #undef CALLS
+/* 1.6: the signal updates without data, on uint64_t only: the context is what the generic name selects on */
+void signal_update(shmem_ctx_t ctx, uint64_t *sig, int pe)
+{
+    shmem_signal_add(sig, 1, pe);
+    shmem_signal_add(ctx, sig, 1, pe);
+    shmem_signal_set(sig, 1, pe);
+    shmem_signal_set(ctx, sig, 1, pe);
+}
 #endif
 
 /* point-to-point: the standard AMO types and the deprecated short, unsigned short */
