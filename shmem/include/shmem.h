@@ -124,7 +124,11 @@ void *shmem_malloc_with_hints(size_t size, long hints);
     void shmem_ctx_##N##_iget(shmem_ctx_t ctx, T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst,         \
                               size_t nelems, int pe);                                                           \
     void shmem_ctx_##N##_put_nbi(shmem_ctx_t ctx, T *dest, const T *source, size_t nelems, int pe);             \
-    void shmem_ctx_##N##_get_nbi(shmem_ctx_t ctx, T *dest, const T *source, size_t nelems, int pe);
+    void shmem_ctx_##N##_get_nbi(shmem_ctx_t ctx, T *dest, const T *source, size_t nelems, int pe);             \
+    void shmem_ctx_##N##_ibput(shmem_ctx_t ctx, T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst,        \
+                               size_t bsize, size_t nblocks, int pe);                                           \
+    void shmem_ctx_##N##_ibget(shmem_ctx_t ctx, T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst,        \
+                               size_t bsize, size_t nblocks, int pe);
 SHMEM_RMA_TYPES(SHMEM_DECLARE_CTX_RMA_)
 #undef SHMEM_DECLARE_CTX_RMA_
 
@@ -136,7 +140,11 @@ SHMEM_RMA_TYPES(SHMEM_DECLARE_CTX_RMA_)
     void shmem_ctx_iget##BITS(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst,    \
                               size_t nelems, int pe);                                                           \
     void shmem_ctx_put##BITS##_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe);     \
-    void shmem_ctx_get##BITS##_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe);
+    void shmem_ctx_get##BITS##_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe);     \
+    void shmem_ctx_ibput##BITS(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst,   \
+                               size_t bsize, size_t nblocks, int pe);                                           \
+    void shmem_ctx_ibget##BITS(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst,   \
+                               size_t bsize, size_t nblocks, int pe);
 SHMEM_RMA_SIZES(SHMEM_DECLARE_CTX_RMA_SIZE_)
 #undef SHMEM_DECLARE_CTX_RMA_SIZE_
 
@@ -153,7 +161,11 @@ void shmem_ctx_getmem_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_
     void shmem_##N##_iput(T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);       \
     void shmem_##N##_iget(T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);       \
     void shmem_##N##_put_nbi(T *dest, const T *source, size_t nelems, int pe);                                  \
-    void shmem_##N##_get_nbi(T *dest, const T *source, size_t nelems, int pe);
+    void shmem_##N##_get_nbi(T *dest, const T *source, size_t nelems, int pe);                                  \
+    void shmem_##N##_ibput(T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, \
+                           int pe);                                                                              \
+    void shmem_##N##_ibget(T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, \
+                           int pe);
 SHMEM_RMA_TYPES(SHMEM_DECLARE_RMA_)
 #undef SHMEM_DECLARE_RMA_
 
@@ -163,7 +175,11 @@ SHMEM_RMA_TYPES(SHMEM_DECLARE_RMA_)
     void shmem_iput##BITS(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe); \
     void shmem_iget##BITS(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe); \
     void shmem_put##BITS##_nbi(void *dest, const void *source, size_t nelems, int pe);                          \
-    void shmem_get##BITS##_nbi(void *dest, const void *source, size_t nelems, int pe);
+    void shmem_get##BITS##_nbi(void *dest, const void *source, size_t nelems, int pe);                          \
+    void shmem_ibput##BITS(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,          \
+                           size_t nblocks, int pe);                                                              \
+    void shmem_ibget##BITS(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,          \
+                           size_t nblocks, int pe);
 SHMEM_RMA_SIZES(SHMEM_DECLARE_RMA_SIZE_)
 #undef SHMEM_DECLARE_RMA_SIZE_
 

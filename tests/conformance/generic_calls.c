@@ -83,6 +83,10 @@ struct gc_same<A, A> {
         shmem_put_nbi(ctx, d, s, 1, pe);                                                                          \
         shmem_get_nbi(d, s, 1, pe);                                                                               \
         shmem_get_nbi(ctx, d, s, 1, pe);                                                                          \
+        shmem_ibput(d, s, 2, 2, 1, 1, pe);                                                                        \
+        shmem_ibput(ctx, d, s, 2, 2, 1, 1, pe);                                                                   \
+        shmem_ibget(d, s, 2, 2, 1, 1, pe);                                                                        \
+        shmem_ibget(ctx, d, s, 2, 2, 1, 1, pe);                                                                   \
         *d = v;                                                                                                   \
     }
 RMA_STD(CALLS)
