@@ -67,6 +67,13 @@ int shmem_alltoallsmem(shmem_team_t team, void *dest, const void *source, ptrdif
 SHMEM_REDUCE_BITWISE_TYPES(SHMEM_DECLARE_REDUCE_BITWISE_)
 SHMEM_REDUCE_MINMAX_TYPES(SHMEM_DECLARE_REDUCE_MINMAX_)
 SHMEM_REDUCE_ARITH_TYPES(SHMEM_DECLARE_REDUCE_ARITH_)
+/* 1.6 scans (prefix sums over the team's PEs in team order): inscan includes the calling PE's source, exscan
+ * does not (PE 0 of the team gets 0). The types of the sum reduction. */
+#define SHMEM_DECLARE_SCAN_(T, N)                                                                                \
+    int shmem_##N##_sum_inscan(shmem_team_t team, T *dest, const T *source, size_t nelems);                    \
+    int shmem_##N##_sum_exscan(shmem_team_t team, T *dest, const T *source, size_t nelems);
+SHMEM_REDUCE_ARITH_TYPES(SHMEM_DECLARE_SCAN_)
+#undef SHMEM_DECLARE_SCAN_
 #undef SHMEM_DECLARE_REDUCE_BITWISE_
 #undef SHMEM_DECLARE_REDUCE_MINMAX_
 #undef SHMEM_DECLARE_REDUCE_ARITH_
@@ -143,7 +150,16 @@ SHMEM_RMA_STANDARD_TYPES(SHMEMI_CXX_COLL_)
     }
 #define SHMEMI_CXX_BITWISE_(T, N) SHMEMI_CXX_REDUCE_(T, N, and) SHMEMI_CXX_REDUCE_(T, N, or) SHMEMI_CXX_REDUCE_(T, N, xor)
 #define SHMEMI_CXX_MINMAX_(T, N) SHMEMI_CXX_REDUCE_(T, N, max) SHMEMI_CXX_REDUCE_(T, N, min)
-#define SHMEMI_CXX_ARITH_(T, N) SHMEMI_CXX_REDUCE_(T, N, sum) SHMEMI_CXX_REDUCE_(T, N, prod)
+#define SHMEMI_CXX_ARITH_(T, N)                                                                                 \
+    SHMEMI_CXX_REDUCE_(T, N, sum) SHMEMI_CXX_REDUCE_(T, N, prod)                                                  \
+    inline int shmem_sum_inscan(shmem_team_t team, T *dest, const T *source, size_t nelems)                      \
+    {                                                                                                             \
+        return shmem_##N##_sum_inscan(team, dest, source, nelems);                                               \
+    }                                                                                                             \
+    inline int shmem_sum_exscan(shmem_team_t team, T *dest, const T *source, size_t nelems)                      \
+    {                                                                                                             \
+        return shmem_##N##_sum_exscan(team, dest, source, nelems);                                               \
+    }
 SHMEM_REDUCE_BITWISE_GENERIC_TYPES(SHMEMI_CXX_BITWISE_)
 SHMEM_REDUCE_MINMAX_STANDARD_TYPES(SHMEMI_CXX_MINMAX_)
 SHMEM_REDUCE_ARITH_STANDARD_TYPES(SHMEMI_CXX_ARITH_)
@@ -168,6 +184,8 @@ SHMEM_REDUCE_ARITH_STANDARD_TYPES(SHMEMI_CXX_ARITH_)
 #define SHMEMI_GEN_MIN_(T, N) SHMEMI_GEN_(T, N, min_reduce)
 #define SHMEMI_GEN_SUM_(T, N) SHMEMI_GEN_(T, N, sum_reduce)
 #define SHMEMI_GEN_PROD_(T, N) SHMEMI_GEN_(T, N, prod_reduce)
+#define SHMEMI_GEN_INSCAN_(T, N) SHMEMI_GEN_(T, N, sum_inscan)
+#define SHMEMI_GEN_EXSCAN_(T, N) SHMEMI_GEN_(T, N, sum_exscan)
 
 #define shmem_broadcast(team, dest, ...) \
     _Generic(*(dest) SHMEM_RMA_STANDARD_TYPES(SHMEMI_GEN_BROADCAST_))(team, dest, __VA_ARGS__)
@@ -193,6 +211,10 @@ SHMEM_REDUCE_ARITH_STANDARD_TYPES(SHMEMI_CXX_ARITH_)
     _Generic(*(dest) SHMEM_REDUCE_ARITH_STANDARD_TYPES(SHMEMI_GEN_SUM_))(team, dest, __VA_ARGS__)
 #define shmem_prod_reduce(team, dest, ...) \
     _Generic(*(dest) SHMEM_REDUCE_ARITH_STANDARD_TYPES(SHMEMI_GEN_PROD_))(team, dest, __VA_ARGS__)
+#define shmem_sum_inscan(team, dest, ...) \
+    _Generic(*(dest) SHMEM_REDUCE_ARITH_STANDARD_TYPES(SHMEMI_GEN_INSCAN_))(team, dest, __VA_ARGS__)
+#define shmem_sum_exscan(team, dest, ...) \
+    _Generic(*(dest) SHMEM_REDUCE_ARITH_STANDARD_TYPES(SHMEMI_GEN_EXSCAN_))(team, dest, __VA_ARGS__)
 
 #endif /* generic names */
 

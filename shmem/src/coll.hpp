@@ -111,6 +111,11 @@ void allgather(const Group &g, unsigned char *dest, const void *source, const si
 void alltoall(const Group &g, unsigned char *dest, const unsigned char *source, size_t elem, ptrdiff_t dst,
               ptrdiff_t sst, size_t nelems);
 
+// Scans (prefix sums, 1.6): rank r's dest is the sum of the sources of ranks 0 .. r (inclusive) or 0 .. r - 1
+// (exclusive; rank 0 gets zeros), summed in rank order. dest and source are the same array or disjoint.
+void scan(const Group &g, void *dest, const void *source, size_t bytes, int elem_shift, Combine combine,
+          bool exclusive);
+
 template <class T, class Op>
 void combine(void *acc, const void *in, size_t bytes)
 {

@@ -276,7 +276,15 @@ RMA_TD(COLL)
     }
 #define RED_BIT(T, N) RED(T, N, and) RED(T, N, or) RED(T, N, xor)
 #define RED_MINMAX(T, N) RED(T, N, max) RED(T, N, min)
-#define RED_ARITH(T, N) RED(T, N, sum) RED(T, N, prod)
+/* 1.6: the scans take the types of the sum reduction */
+#define SCAN(T, N)                                                                                                \
+    int scan_##N(shmem_team_t team, T *d, const T *s)                                                             \
+    {                                                                                                             \
+        RETURNS(shmem_sum_inscan(team, d, s, 1), int);                                                            \
+        RETURNS(shmem_sum_exscan(team, d, s, 1), int);                                                            \
+        return shmem_sum_inscan(team, d, s, 1) + shmem_sum_exscan(team, d, s, 1);                                \
+    }
+#define RED_ARITH(T, N) RED(T, N, sum) RED(T, N, prod) SCAN(T, N)
 /* Table 10's typedef'd types: and, or, xor take the signed fixed-width types too */
 #define RED_BIT_TD(X)   \
     X(int8_t, int8)     \
