@@ -1,4 +1,4 @@
-/* libshmem: OpenSHMEM 1.5 for bare-metal coprocessor cores. The C API (with C11 generic selection and C++
+/* libshmem: OpenSHMEM 1.6 for bare-metal coprocessor cores. The C API (with C11 generic selection and C++
  * overloads of the generic names). See docs and README.md for what each target provides. */
 #ifndef SHMEM_H
 #define SHMEM_H
@@ -10,7 +10,7 @@
 
 /* ---- library constants ------------------------------------------------------------------------------------ */
 #define SHMEM_MAJOR_VERSION 1
-#define SHMEM_MINOR_VERSION 5
+#define SHMEM_MINOR_VERSION 6
 #define SHMEM_MAX_NAME_LEN 64
 #define SHMEM_VENDOR_STRING "libshmem 0.1 (bare-metal OpenSHMEM)"
 

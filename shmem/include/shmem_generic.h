@@ -1,4 +1,4 @@
-/* Generic names of OpenSHMEM 1.5 for RMA and point-to-point synchronization: C11 _Generic selection and C++
+/* Generic names of OpenSHMEM 1.6 for RMA and point-to-point synchronization: C11 _Generic selection and C++
  * overloads, generated from the type tables. Included at the end of shmem.h; the other families' generic names
  * are in their own headers.
  *

@@ -1,4 +1,4 @@
-/* Every generic name of OpenSHMEM 1.5 (and the deprecated ones libshmem keeps), called once with every type of
+/* Every generic name of OpenSHMEM 1.6 (and the deprecated ones libshmem keeps), called once with every type of
  * its table, the standard C types and the typedef'd ones (int32_t, size_t, ...), with and without a context where
  * the name takes one. Compiled (never run) as C11 and as
  * C++17 for 32-bit ARM and for the target, with -Werror: a selection that names one type twice (size_t is
