@@ -16,7 +16,7 @@ int main(void)
     int major = 0, minor = 0;
     shmem_info_get_version(&major, &minor);
     CHECK(major == SHMEM_MAJOR_VERSION && minor == SHMEM_MINOR_VERSION, "version %d.%d", major, minor);
-    CHECK(major == 1 && minor == 5, "version %d.%d", major, minor);
+    CHECK(major == 1 && minor == 6, "version %d.%d", major, minor);
     char name[SHMEM_MAX_NAME_LEN];
     memset(name, 'x', sizeof name);
     shmem_info_get_name(name);

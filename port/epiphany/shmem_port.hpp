@@ -87,9 +87,10 @@ inline void put_bytes(void *dst_remote, const void *src, size_t n) { shmem_port_
 // needs nothing; the compiler must still not reorder them.
 inline void fence() { __asm__ volatile("" ::: "memory"); }
 
-// Waits for this core's DMA channels; every store the core issued itself is on its way in order.
+// Waits for this core's DMA channels; every store the core issued itself is on its way in order. Always inline:
+// a call of wait_dma is no longer than a call of an out-of-line quiet, and -Os otherwise keeps a copy of it.
 void wait_dma(unsigned channels);  // bit 0: DMA0, bit 1: DMA1
-inline void quiet()
+[[gnu::always_inline]] inline void quiet()
 {
     wait_dma(3);
     fence();

@@ -1,4 +1,4 @@
-/* libshmem: OpenSHMEM 1.5 for bare-metal coprocessor cores. The C API (with C11 generic selection and C++
+/* libshmem: OpenSHMEM 1.6 for bare-metal coprocessor cores. The C API (with C11 generic selection and C++
  * overloads of the generic names). See docs and README.md for what each target provides. */
 #ifndef SHMEM_H
 #define SHMEM_H
@@ -10,7 +10,7 @@
 
 /* ---- library constants ------------------------------------------------------------------------------------ */
 #define SHMEM_MAJOR_VERSION 1
-#define SHMEM_MINOR_VERSION 5
+#define SHMEM_MINOR_VERSION 6
 #define SHMEM_MAX_NAME_LEN 64
 #define SHMEM_VENDOR_STRING "libshmem 0.1 (bare-metal OpenSHMEM)"
 
@@ -47,6 +47,13 @@
 typedef struct {
     int num_contexts;
 } shmem_team_config_t;
+
+/* Sessions (1.6): an option of shmem_ctx_session_start, and the configuration with its mask bit. Hints only. */
+#define SHMEM_CTX_SESSION_BATCH (1L << 0)
+#define SHMEM_CTX_SESSION_TOTAL_OPS (1L << 0)
+typedef struct {
+    size_t total_ops;
+} shmem_ctx_session_config_t;
 
 /* Handles: a team or a context is a pointer to the library's object; the predefined ones are library objects. */
 typedef struct shmem_team_s *shmem_team_t;
@@ -85,6 +92,7 @@ extern struct shmem_ctx_s shmemi_ctx_default;
 /* ---- library setup, exit and query ------------------------------------------------------------------------ */
 void shmem_init(void);
 void shmem_finalize(void);
+void shmem_query_initialized(int *initialized);
 int shmem_my_pe(void);
 int shmem_n_pes(void);
 int shmem_init_thread(int requested, int *provided);
@@ -116,7 +124,11 @@ void *shmem_malloc_with_hints(size_t size, long hints);
     void shmem_ctx_##N##_iget(shmem_ctx_t ctx, T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst,         \
                               size_t nelems, int pe);                                                           \
     void shmem_ctx_##N##_put_nbi(shmem_ctx_t ctx, T *dest, const T *source, size_t nelems, int pe);             \
-    void shmem_ctx_##N##_get_nbi(shmem_ctx_t ctx, T *dest, const T *source, size_t nelems, int pe);
+    void shmem_ctx_##N##_get_nbi(shmem_ctx_t ctx, T *dest, const T *source, size_t nelems, int pe);             \
+    void shmem_ctx_##N##_ibput(shmem_ctx_t ctx, T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst,        \
+                               size_t bsize, size_t nblocks, int pe);                                           \
+    void shmem_ctx_##N##_ibget(shmem_ctx_t ctx, T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst,        \
+                               size_t bsize, size_t nblocks, int pe);
 SHMEM_RMA_TYPES(SHMEM_DECLARE_CTX_RMA_)
 #undef SHMEM_DECLARE_CTX_RMA_
 
@@ -128,7 +140,11 @@ SHMEM_RMA_TYPES(SHMEM_DECLARE_CTX_RMA_)
     void shmem_ctx_iget##BITS(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst,    \
                               size_t nelems, int pe);                                                           \
     void shmem_ctx_put##BITS##_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe);     \
-    void shmem_ctx_get##BITS##_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe);
+    void shmem_ctx_get##BITS##_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe);     \
+    void shmem_ctx_ibput##BITS(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst,   \
+                               size_t bsize, size_t nblocks, int pe);                                           \
+    void shmem_ctx_ibget##BITS(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst,   \
+                               size_t bsize, size_t nblocks, int pe);
 SHMEM_RMA_SIZES(SHMEM_DECLARE_CTX_RMA_SIZE_)
 #undef SHMEM_DECLARE_CTX_RMA_SIZE_
 
@@ -145,7 +161,11 @@ void shmem_ctx_getmem_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_
     void shmem_##N##_iput(T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);       \
     void shmem_##N##_iget(T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);       \
     void shmem_##N##_put_nbi(T *dest, const T *source, size_t nelems, int pe);                                  \
-    void shmem_##N##_get_nbi(T *dest, const T *source, size_t nelems, int pe);
+    void shmem_##N##_get_nbi(T *dest, const T *source, size_t nelems, int pe);                                  \
+    void shmem_##N##_ibput(T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, \
+                           int pe);                                                                              \
+    void shmem_##N##_ibget(T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, \
+                           int pe);
 SHMEM_RMA_TYPES(SHMEM_DECLARE_RMA_)
 #undef SHMEM_DECLARE_RMA_
 
@@ -155,7 +175,11 @@ SHMEM_RMA_TYPES(SHMEM_DECLARE_RMA_)
     void shmem_iput##BITS(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe); \
     void shmem_iget##BITS(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe); \
     void shmem_put##BITS##_nbi(void *dest, const void *source, size_t nelems, int pe);                          \
-    void shmem_get##BITS##_nbi(void *dest, const void *source, size_t nelems, int pe);
+    void shmem_get##BITS##_nbi(void *dest, const void *source, size_t nelems, int pe);                          \
+    void shmem_ibput##BITS(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,          \
+                           size_t nblocks, int pe);                                                              \
+    void shmem_ibget##BITS(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,          \
+                           size_t nblocks, int pe);
 SHMEM_RMA_SIZES(SHMEM_DECLARE_RMA_SIZE_)
 #undef SHMEM_DECLARE_RMA_SIZE_
 
@@ -169,6 +193,9 @@ void shmem_fence(void);
 void shmem_quiet(void);
 void shmem_ctx_fence(shmem_ctx_t ctx);
 void shmem_ctx_quiet(shmem_ctx_t ctx);
+/* 1.6: completes this PE's operations to the listed PEs (numbers of the context's team); npes 0: nothing */
+void shmem_pe_quiet(const int *target_pes, size_t npes);
+void shmem_ctx_pe_quiet(shmem_ctx_t ctx, const int *target_pes, size_t npes);
 
 /* ---- collectives ------------------------------------------------------------------------------------------ */
 void shmem_barrier_all(void);

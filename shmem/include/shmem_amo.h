@@ -1,4 +1,4 @@
-/* Atomic memory operations, signals and distributed locks (OpenSHMEM 1.5 §9.7, §9.8.3, §9.10). Included by
+/* Atomic memory operations, signals and distributed locks (OpenSHMEM 1.6 §9.7, §9.8, §9.10). Included by
  * shmem.h.
  *
  * Each family is one "operation list" per type: SHMEMI_*_OPS_(M, T, N) calls M(RET, N, NAME, (PARAMS), (ARGS))
@@ -82,6 +82,12 @@ SHMEM_RMA_SIZES(SHMEMI_AMO_DECLARE_SIGNAL_SIZED_)
 SHMEMI_SIGNAL_SIZED_OPS_(SHMEMI_AMO_DECLARE_, mem)
 uint64_t shmem_signal_fetch(const uint64_t *sig_addr);
 uint64_t shmem_signal_wait_until(uint64_t *sig_addr, int cmp, uint64_t cmp_value);
+/* 1.6: the signal update alone, without data: sets *sig_addr on pe to signal, or adds signal to it. (The generic
+ * names below also take a leading shmem_ctx_t.) */
+void shmem_signal_add(uint64_t *sig_addr, uint64_t signal, int pe);
+void shmem_ctx_signal_add(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal, int pe);
+void shmem_signal_set(uint64_t *sig_addr, uint64_t signal, int pe);
+void shmem_ctx_signal_set(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal, int pe);
 
 /* ---- distributed locks ------------------------------------------------------------------------------------- */
 /* lock: a symmetric long set to 0 on every PE before first use. shmem_test_lock returns 0 if it took the lock,
@@ -127,6 +133,15 @@ SHMEM_RMA_STANDARD_TYPES(SHMEMI_AMO_CXX_SIGNAL_)
 #undef SHMEMI_AMO_CXX_BITWISE_
 #undef SHMEMI_AMO_CXX_SIGNAL_
 #undef SHMEMI_AMO_CXX_
+/* shmem_signal_add and shmem_signal_set with a context: the plain forms are the C functions themselves. */
+inline void shmem_signal_add(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal, int pe)
+{
+    shmem_ctx_signal_add(ctx, sig_addr, signal, pe);
+}
+inline void shmem_signal_set(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal, int pe)
+{
+    shmem_ctx_signal_set(ctx, sig_addr, signal, pe);
+}
 }
 
 #elif defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
@@ -226,6 +241,12 @@ void shmemi_generic_no_match(void);
 #define shmem_atomic_fetch_xor_nbi(...) SHMEMI_AMO_GENERIC_(SHMEMI_AMO_BIT_, atomic_fetch_xor_nbi, __VA_ARGS__)
 #define shmem_put_signal(...) SHMEMI_AMO_GENERIC_(SHMEM_RMA_STANDARD_TYPES, put_signal, __VA_ARGS__)
 #define shmem_put_signal_nbi(...) SHMEMI_AMO_GENERIC_(SHMEM_RMA_STANDARD_TYPES, put_signal_nbi, __VA_ARGS__)
+/* shmem_signal_add(ctx, sig_addr, signal, pe) selects the context routine; shmem_signal_add(sig_addr, signal, pe)
+ * is the C function of that name (the macro does not expand within itself), whose prototype checks the rest. */
+#define SHMEMI_SIGNAL_UPDATE_(NAME, first, ...) \
+    _Generic((first), shmem_ctx_t: shmem_ctx_##NAME, default: shmem_##NAME)(first, __VA_ARGS__)
+#define shmem_signal_add(...) SHMEMI_SIGNAL_UPDATE_(signal_add, __VA_ARGS__)
+#define shmem_signal_set(...) SHMEMI_SIGNAL_UPDATE_(signal_set, __VA_ARGS__)
 
 #endif /* generic names */
 

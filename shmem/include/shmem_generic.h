@@ -1,4 +1,4 @@
-/* Generic names of OpenSHMEM 1.5 for RMA and point-to-point synchronization: C11 _Generic selection and C++
+/* Generic names of OpenSHMEM 1.6 for RMA and point-to-point synchronization: C11 _Generic selection and C++
  * overloads, generated from the type tables. Included at the end of shmem.h; the other families' generic names
  * are in their own headers.
  *
@@ -67,6 +67,26 @@ extern "C++" { /* overloads, also when shmem.h is included inside an extern "C" 
     inline void shmem_get_nbi(shmem_ctx_t ctx, T *dest, const T *source, size_t nelems, int pe)                  \
     {                                                                                                             \
         shmem_ctx_##N##_get_nbi(ctx, dest, source, nelems, pe);                                                  \
+    }                                                                                                             \
+    inline void shmem_ibput(T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, \
+                            int pe)                                                                               \
+    {                                                                                                             \
+        shmem_##N##_ibput(dest, source, dst, sst, bsize, nblocks, pe);                                           \
+    }                                                                                                             \
+    inline void shmem_ibput(shmem_ctx_t ctx, T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst,             \
+                            size_t bsize, size_t nblocks, int pe)                                                 \
+    {                                                                                                             \
+        shmem_ctx_##N##_ibput(ctx, dest, source, dst, sst, bsize, nblocks, pe);                                  \
+    }                                                                                                             \
+    inline void shmem_ibget(T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, \
+                            int pe)                                                                               \
+    {                                                                                                             \
+        shmem_##N##_ibget(dest, source, dst, sst, bsize, nblocks, pe);                                           \
+    }                                                                                                             \
+    inline void shmem_ibget(shmem_ctx_t ctx, T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst,             \
+                            size_t bsize, size_t nblocks, int pe)                                                 \
+    {                                                                                                             \
+        shmem_ctx_##N##_ibget(ctx, dest, source, dst, sst, bsize, nblocks, pe);                                  \
     }
 SHMEM_RMA_STANDARD_TYPES(SHMEM_CXX_RMA_)
 #undef SHMEM_CXX_RMA_
@@ -159,6 +179,10 @@ SHMEM_SYNC_STANDARD_TYPES(SHMEM_CXX_SYNC_)
 #define SHMEMI_RMA_GC_PUT_NBI_(T, N) , T * : shmem_ctx_##N##_put_nbi
 #define SHMEMI_RMA_G_GET_NBI_(T, N) , T * : shmem_##N##_get_nbi
 #define SHMEMI_RMA_GC_GET_NBI_(T, N) , T * : shmem_ctx_##N##_get_nbi
+#define SHMEMI_RMA_G_IBPUT_(T, N) , T * : shmem_##N##_ibput
+#define SHMEMI_RMA_GC_IBPUT_(T, N) , T * : shmem_ctx_##N##_ibput
+#define SHMEMI_RMA_G_IBGET_(T, N) , T * : shmem_##N##_ibget
+#define SHMEMI_RMA_GC_IBGET_(T, N) , T * : shmem_ctx_##N##_ibget
 
 #define SHMEMI_RMA_GEN_(OP, first, ...)                                                                          \
     _Generic((first),                                                                                             \
@@ -174,6 +198,8 @@ SHMEM_SYNC_STANDARD_TYPES(SHMEM_CXX_SYNC_)
 #define shmem_iget(...) SHMEMI_RMA_GEN_(IGET, __VA_ARGS__)
 #define shmem_put_nbi(...) SHMEMI_RMA_GEN_(PUT_NBI, __VA_ARGS__)
 #define shmem_get_nbi(...) SHMEMI_RMA_GEN_(GET_NBI, __VA_ARGS__)
+#define shmem_ibput(...) SHMEMI_RMA_GEN_(IBPUT, __VA_ARGS__)
+#define shmem_ibget(...) SHMEMI_RMA_GEN_(IBGET, __VA_ARGS__)
 
 /* Point-to-point: no context form. Selection is on *(ivars): lvalue conversion drops qualifiers, so a
  * volatile flag selects its type's routine too. */

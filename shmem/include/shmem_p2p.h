@@ -4,8 +4,9 @@
  *
  * status may be NULL; status[i] != 0 takes ivars[i] out of the wait set. _any returns an index of a satisfying
  * element, SIZE_MAX when there is none (or the wait set is empty); _some stores the indices of all satisfying
- * elements in indices and returns their number. cmp_values is const here (1.5 writes TYPE *; every call that
- * compiles against 1.5 compiles against this). */
+ * elements in indices and returns their number; _all of an empty set returns (test_all: 1, as 1.6 clarifies).
+ * cmp_values is const TYPE *, as 1.6 declares it (1.5 wrote TYPE *; every call that compiles against 1.5 compiles
+ * against this). */
 #ifndef SHMEM_P2P_H
 #define SHMEM_P2P_H
 

@@ -19,12 +19,19 @@ int shmem_team_split_2d(shmem_team_t parent_team, int xrange, const shmem_team_c
                         long xaxis_mask, shmem_team_t *xaxis_team, const shmem_team_config_t *yaxis_config,
                         long yaxis_mask, shmem_team_t *yaxis_team);
 void shmem_team_destroy(shmem_team_t team);
+/* 1.6: shmem_ptr for PE number pe of the team; NULL for SHMEM_TEAM_INVALID or an address that is not symmetric */
+void *shmem_team_ptr(shmem_team_t team, const void *dest, int pe);
 
 /* ---- contexts ----------------------------------------------------------------------------------------------- */
 int shmem_ctx_create(long options, shmem_ctx_t *ctx);
 int shmem_team_create_ctx(shmem_team_t team, long options, shmem_ctx_t *ctx);
 int shmem_ctx_get_team(shmem_ctx_t ctx, shmem_team_t *team);
 void shmem_ctx_destroy(shmem_ctx_t ctx);
+/* 1.6 sessions: hints (options SHMEM_CTX_SESSION_*, config with mask SHMEM_CTX_SESSION_TOTAL_OPS); the library
+ * checks them and applies none, which the specification allows. */
+void shmem_ctx_session_start(shmem_ctx_t ctx, long options, const shmem_ctx_session_config_t *config,
+                             long config_mask);
+void shmem_ctx_session_stop(shmem_ctx_t ctx);
 
 /* ---- synchronization ---------------------------------------------------------------------------------------- */
 int shmem_team_sync(shmem_team_t team);
@@ -60,6 +67,13 @@ int shmem_alltoallsmem(shmem_team_t team, void *dest, const void *source, ptrdif
 SHMEM_REDUCE_BITWISE_TYPES(SHMEM_DECLARE_REDUCE_BITWISE_)
 SHMEM_REDUCE_MINMAX_TYPES(SHMEM_DECLARE_REDUCE_MINMAX_)
 SHMEM_REDUCE_ARITH_TYPES(SHMEM_DECLARE_REDUCE_ARITH_)
+/* 1.6 scans (prefix sums over the team's PEs in team order): inscan includes the calling PE's source, exscan
+ * does not (PE 0 of the team gets 0). The types of the sum reduction. */
+#define SHMEM_DECLARE_SCAN_(T, N)                                                                                \
+    int shmem_##N##_sum_inscan(shmem_team_t team, T *dest, const T *source, size_t nelems);                    \
+    int shmem_##N##_sum_exscan(shmem_team_t team, T *dest, const T *source, size_t nelems);
+SHMEM_REDUCE_ARITH_TYPES(SHMEM_DECLARE_SCAN_)
+#undef SHMEM_DECLARE_SCAN_
 #undef SHMEM_DECLARE_REDUCE_BITWISE_
 #undef SHMEM_DECLARE_REDUCE_MINMAX_
 #undef SHMEM_DECLARE_REDUCE_ARITH_
@@ -136,7 +150,16 @@ SHMEM_RMA_STANDARD_TYPES(SHMEMI_CXX_COLL_)
     }
 #define SHMEMI_CXX_BITWISE_(T, N) SHMEMI_CXX_REDUCE_(T, N, and) SHMEMI_CXX_REDUCE_(T, N, or) SHMEMI_CXX_REDUCE_(T, N, xor)
 #define SHMEMI_CXX_MINMAX_(T, N) SHMEMI_CXX_REDUCE_(T, N, max) SHMEMI_CXX_REDUCE_(T, N, min)
-#define SHMEMI_CXX_ARITH_(T, N) SHMEMI_CXX_REDUCE_(T, N, sum) SHMEMI_CXX_REDUCE_(T, N, prod)
+#define SHMEMI_CXX_ARITH_(T, N)                                                                                 \
+    SHMEMI_CXX_REDUCE_(T, N, sum) SHMEMI_CXX_REDUCE_(T, N, prod)                                                  \
+    inline int shmem_sum_inscan(shmem_team_t team, T *dest, const T *source, size_t nelems)                      \
+    {                                                                                                             \
+        return shmem_##N##_sum_inscan(team, dest, source, nelems);                                               \
+    }                                                                                                             \
+    inline int shmem_sum_exscan(shmem_team_t team, T *dest, const T *source, size_t nelems)                      \
+    {                                                                                                             \
+        return shmem_##N##_sum_exscan(team, dest, source, nelems);                                               \
+    }
 SHMEM_REDUCE_BITWISE_GENERIC_TYPES(SHMEMI_CXX_BITWISE_)
 SHMEM_REDUCE_MINMAX_STANDARD_TYPES(SHMEMI_CXX_MINMAX_)
 SHMEM_REDUCE_ARITH_STANDARD_TYPES(SHMEMI_CXX_ARITH_)
@@ -161,6 +184,8 @@ SHMEM_REDUCE_ARITH_STANDARD_TYPES(SHMEMI_CXX_ARITH_)
 #define SHMEMI_GEN_MIN_(T, N) SHMEMI_GEN_(T, N, min_reduce)
 #define SHMEMI_GEN_SUM_(T, N) SHMEMI_GEN_(T, N, sum_reduce)
 #define SHMEMI_GEN_PROD_(T, N) SHMEMI_GEN_(T, N, prod_reduce)
+#define SHMEMI_GEN_INSCAN_(T, N) SHMEMI_GEN_(T, N, sum_inscan)
+#define SHMEMI_GEN_EXSCAN_(T, N) SHMEMI_GEN_(T, N, sum_exscan)
 
 #define shmem_broadcast(team, dest, ...) \
     _Generic(*(dest) SHMEM_RMA_STANDARD_TYPES(SHMEMI_GEN_BROADCAST_))(team, dest, __VA_ARGS__)
@@ -186,6 +211,10 @@ SHMEM_REDUCE_ARITH_STANDARD_TYPES(SHMEMI_CXX_ARITH_)
     _Generic(*(dest) SHMEM_REDUCE_ARITH_STANDARD_TYPES(SHMEMI_GEN_SUM_))(team, dest, __VA_ARGS__)
 #define shmem_prod_reduce(team, dest, ...) \
     _Generic(*(dest) SHMEM_REDUCE_ARITH_STANDARD_TYPES(SHMEMI_GEN_PROD_))(team, dest, __VA_ARGS__)
+#define shmem_sum_inscan(team, dest, ...) \
+    _Generic(*(dest) SHMEM_REDUCE_ARITH_STANDARD_TYPES(SHMEMI_GEN_INSCAN_))(team, dest, __VA_ARGS__)
+#define shmem_sum_exscan(team, dest, ...) \
+    _Generic(*(dest) SHMEM_REDUCE_ARITH_STANDARD_TYPES(SHMEMI_GEN_EXSCAN_))(team, dest, __VA_ARGS__)
 
 #endif /* generic names */
 

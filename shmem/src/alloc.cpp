@@ -11,12 +11,28 @@ using namespace shmem::detail;
 namespace {
 
 // The heap is set up before main, in the programs that allocate (the startup code has filled in the port's
-// geometry before any constructor runs), rather than by shmem_init in every program. OpenSHMEM has no
-// shmem_init after shmem_finalize, so once per run is what it needs.
-[[gnu::constructor(101)]] void init_heap()
+// geometry before any constructor runs), rather than by shmem_init in every program; and set up afresh by the
+// last shmem_finalize (1.6: it releases the heap, and a later shmem_init may follow), through the release chain
+// (internal.hpp, Init) that the constructor joins.
+void (*release_next)();
+
+void reset_heap()
 {
     const auto &g = port::geometry;
     state.heap.init(g.heap_lo, g.heap_hi);
+}
+
+void release_heap()
+{
+    reset_heap();
+    if (release_next != nullptr) release_next();
+}
+
+[[gnu::constructor(101)]] void init_heap()
+{
+    reset_heap();
+    release_next = init_state.release;
+    init_state.release = &release_heap;
 }
 
 // With checks on, every PE publishes its arguments and compares them with PE 0's: a collective called with

@@ -41,14 +41,15 @@ struct Group {
     size_t work_bytes;
 
     // start + r * stride by shifts and adds: a multiply is a floating-point-unit mode switch on Epiphany (some
-    // 40 bytes wherever it is written), and ranks are small. Most groups have stride 1.
+    // 40 bytes wherever it is written), and ranks are small. Most groups have stride 1. Unsigned, since a team's
+    // stride may be negative (1.6) and a negative number must not be shifted; the sum wraps to the right PE.
     [[gnu::always_inline]] int world(int r) const
     {
         if (stride == 1) return start + r;
-        int w = start;
-        for (int s = stride; r != 0; r >>= 1, s <<= 1)
+        unsigned w = unsigned(start);
+        for (unsigned s = unsigned(stride); r != 0; r >>= 1, s <<= 1)
             if (r & 1) w += s;
-        return w;
+        return int(w);
     }
 };
 
@@ -109,6 +110,11 @@ void allgather(const Group &g, unsigned char *dest, const void *source, const si
 // All-to-all: block j of source goes to block r of dest on rank j; elem/dst/sst describe strided blocks.
 void alltoall(const Group &g, unsigned char *dest, const unsigned char *source, size_t elem, ptrdiff_t dst,
               ptrdiff_t sst, size_t nelems);
+
+// Scans (prefix sums, 1.6): rank r's dest is the sum of the sources of ranks 0 .. r (inclusive) or 0 .. r - 1
+// (exclusive; rank 0 gets zeros), summed in rank order. dest and source are the same array or disjoint.
+void scan(const Group &g, void *dest, const void *source, size_t bytes, int elem_shift, Combine combine,
+          bool exclusive);
 
 template <class T, class Op>
 void combine(void *acc, const void *in, size_t bytes)

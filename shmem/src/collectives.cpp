@@ -208,6 +208,51 @@ void alltoall(const Group &g, unsigned char *dest, const unsigned char *source, 
     group_barrier(g);
 }
 
+// Scans: each rank reads the sources of the ranks below it (the port's get into the work area) and adds them up
+// in rank order, a chunk of the work area at a time: the last rank reads n - 1 sources, n (n - 1) / 2 reads in
+// all, and no rank waits for another between the barriers (a logarithmic scan reads less but waits for a partner
+// in each of its rounds). Every rank sums in the same order, so equal prefixes are equal bit for bit.
+// The opening barrier: every rank's source is ready (1.6 does not ask the caller to synchronize first) and every
+// rank is done with its previous collective. The closing one: no rank returns (and lets its source be reused, or
+// its work area be written by the next collective) while another may still read its source.
+// In place (dest == source), a rank must not write its dest before the ranks above it have read that part of
+// its source: it sums into the second half of the work area and copies the chunk into dest after a barrier. Else
+// it sums straight into dest and the work area holds the chunk being read.
+void scan(const Group &g, void *dest, const void *source, size_t bytes, int elem_shift, Combine combine,
+          bool exclusive)
+{
+    const int r = g.rank;
+    const bool in_place = dest == source;
+    size_t chunk = in_place ? g.work_bytes / 2 : g.work_bytes;
+    chunk &= ~((size_t(1) << elem_shift) - 1);  // whole elements (the area holds two of the largest at least)
+    unsigned char *const in = g.work, *const sum = g.work + chunk;
+    group_barrier(g);
+    for (size_t o = 0; o < bytes; o += chunk) {
+        const size_t m = bytes - o < chunk ? bytes - o : chunk;
+        const unsigned char *mine = static_cast<const unsigned char *>(source) + o;
+        unsigned char *acc = in_place ? sum : static_cast<unsigned char *>(dest) + o;
+        if (r == 0) {
+            if (exclusive) {
+                memset(acc, 0, m);  // the zero of every sum type is all bits zero
+            } else {
+                copy_local(acc, mine, m);
+            }
+        } else {
+            port::get_bytes(acc, port::remote_ptr(mine, g.world(0)), m);
+            for (int k = 1; k < r; ++k) {
+                port::get_bytes(in, port::remote_ptr(mine, g.world(k)), m);
+                combine(acc, in, m);
+            }
+            if (!exclusive) combine(acc, mine, m);
+        }
+        if (in_place) {
+            group_barrier(g);  // every rank has read this chunk of every source below it
+            copy_local(static_cast<unsigned char *>(dest) + o, acc, m);
+        }
+    }
+    group_barrier(g);
+}
+
 namespace {
 
 // The group of a deprecated active set: PE_start, PE_start + 2^logPE_stride, ... with the caller's pSync (and
@@ -317,6 +362,35 @@ void reduction(const char *routine, const Group &g, T *dest, const T *source, si
     reduce(g, dest, source, nreduce, op);
 }
 
+template <class T>
+int scan_team(const char *routine, shmem_team_t team, T *dest, const T *source, size_t nelems, bool exclusive)
+{
+    const Group g = checked_team(routine, team);
+    if (nelems == 0) return 0;  // nothing to add up on any rank: no communication (any pointers are fine)
+    size_t bytes;
+    if constexpr (checks) {
+        if (__builtin_mul_overflow(nelems, sizeof(T), &bytes)) {
+            Usage u(routine);
+            u.m().s("nelems = ").u(nelems).s(" elements of ").u(sizeof(T)).s(" bytes do not fit in the address space");
+            u.fail();
+        }
+        // the other ranks read source remotely: it must be symmetric too
+        check_symmetric(routine, "dest", dest, bytes);
+        check_symmetric(routine, "source", source, bytes);
+        if (dest != source && dest < source + nelems && source < dest + nelems) {
+            Usage u(routine);
+            u.m().s("dest = ").p(dest).s(" and source = ").p(source)
+                .s(" overlap; expected the same array or disjoint arrays");
+            u.fail();
+        }
+    } else {
+        bytes = nelems * sizeof(T);
+    }
+    static_assert((sizeof(T) & (sizeof(T) - 1)) == 0, "element sizes are powers of two");
+    scan(g, dest, source, bytes, __builtin_ctz(sizeof(T)), &combine<T, OpSum>, exclusive);
+    return 0;
+}
+
 }  // namespace
 }  // namespace shmem::detail
 
@@ -422,6 +496,18 @@ int shmem_alltoallsmem(shmem_team_t team, void *dest, const void *source, ptrdif
 SHMEM_REDUCE_BITWISE_TYPES(SHMEM_DEFINE_REDUCE_BITWISE_)
 SHMEM_REDUCE_MINMAX_TYPES(SHMEM_DEFINE_REDUCE_MINMAX_)
 SHMEM_REDUCE_ARITH_TYPES(SHMEM_DEFINE_REDUCE_ARITH_)
+
+#define SHMEM_DEFINE_SCAN_(T, N)                                                                                 \
+    int shmem_##N##_sum_inscan(shmem_team_t team, T *dest, const T *source, size_t nelems)                      \
+    {                                                                                                             \
+        return scan_team("shmem_" #N "_sum_inscan", team, dest, source, nelems, false);                         \
+    }                                                                                                             \
+    int shmem_##N##_sum_exscan(shmem_team_t team, T *dest, const T *source, size_t nelems)                      \
+    {                                                                                                             \
+        return scan_team("shmem_" #N "_sum_exscan", team, dest, source, nelems, true);                          \
+    }
+SHMEM_REDUCE_ARITH_TYPES(SHMEM_DEFINE_SCAN_)
+#undef SHMEM_DEFINE_SCAN_
 
 // ---- deprecated active-set forms -------------------------------------------------------------------------------
 

@@ -51,11 +51,21 @@ inline constexpr int exit_usage_error = 134;
 
 // Constant-initialized (every member has an initializer): no constructor runs for it at startup.
 struct State {
-    int initialized = 0;  // shmem_init calls not yet matched by shmem_finalize (kept for check_init only)
     bool debug = false;   // SHMEM_DEBUG was set (environment.cpp); see debug()
     BrkHeap heap;         // set up before main by alloc.cpp (symmetric_end)
 };
 extern State state;
+
+// Initialization (setup.cpp), apart from State so that a program that only initializes and synchronizes links
+// these two words and not the heap's. 1.6: shmem_init may be called again, each call matched by a shmem_finalize;
+// the last shmem_finalize releases what the library holds (the teams and contexts, the symmetric heap) and a
+// later shmem_init starts afresh. Each part that holds something chains its release in front of `release` from a
+// constructor, so that only the programs that link that part run (and link) its release.
+struct Init {
+    int count = 0;                   // shmem_init calls not yet matched by shmem_finalize
+    void (*release)() = nullptr;     // what the last shmem_finalize calls: the chain of releases
+};
+extern Init init_state;
 
 // SHMEM_DEBUG's extra diagnostics are on (only on a port with an environment; elsewhere this is a constant false
 // and the diagnostics compile away).
@@ -124,7 +134,7 @@ inline bool is_symmetric(const void *addr, size_t bytes)
 inline void check_init(const char *routine)
 {
     if constexpr (checks)
-        if (__builtin_expect(state.initialized <= 0, 0)) fail_not_initialized(routine);
+        if (__builtin_expect(init_state.count <= 0, 0)) fail_not_initialized(routine);
 }
 inline void check_pe(const char *routine, int pe)
 {

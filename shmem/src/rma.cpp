@@ -100,6 +100,88 @@ inline void iget(const char *routine, shmem_ctx_t ctx, T *dest, const T *source,
     for (size_t i = 0; i < n; ++i) dest[i * dst] = remote[i * sst];
 }
 
+// Interleaved blocks (1.6 ibput/ibget): block b is elements [b * sst, b * sst + bsize) of source and
+// [b * dst, b * dst + bsize) of dest, elements of `elem` bytes. Untyped and out of line, one copy for every type:
+// a block is a run of bytes for the port's copy loop, so the type only scales the strides.
+[[noreturn]] void fail_block_stride(const char *routine, const char *arg, ptrdiff_t stride, size_t bsize)
+{
+    Usage u(routine);
+    u.m().s(arg).s(" = ").i(stride).s("; expected a stride >= bsize (").u(bsize).s(")");
+    u.fail();
+}
+
+inline void check_block_stride(const char *routine, const char *arg, ptrdiff_t stride, size_t bsize)
+{
+    if constexpr (checks)
+        if (__builtin_expect(stride < 0 || size_t(stride) < bsize, 0)) fail_block_stride(routine, arg, stride, bsize);
+}
+
+// The bytes that nblocks (> 0) blocks span, ((nblocks - 1) * stride + bsize) * elem; a span that does not fit in a
+// size_t is a bad argument (it would wrap the address arithmetic), reported as such.
+size_t block_extent(const char *routine, const char *arg, ptrdiff_t stride, size_t bsize, size_t nblocks, size_t elem)
+{
+    size_t n;
+    if (__builtin_mul_overflow(nblocks - 1, size_t(stride), &n) || __builtin_add_overflow(n, bsize, &n) ||
+        __builtin_mul_overflow(n, elem, &n)) {
+        Usage u(routine);
+        u.m().s(arg).s(" = ").i(stride).s(", bsize = ").u(bsize).s(", nblocks = ").u(nblocks).s(" (elements of ")
+            .u(elem).s(" bytes): the array they span does not fit in the address space");
+        u.fail();
+    }
+    return n;
+}
+
+// Checks an interleaved transfer whose symmetric side is dest (a put) or source (a get); false if it moves
+// nothing. A zero-length transfer is valid with any pointers, as every RMA routine's.
+bool check_blocks(const char *routine, bool put, const void *symmetric, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,
+                  size_t nblocks, size_t elem)
+{
+    check_block_stride(routine, "dst", dst, bsize);
+    check_block_stride(routine, "sst", sst, bsize);
+    if (bsize == 0 || nblocks == 0) return false;
+    if constexpr (checks) {
+        const size_t dest_bytes = block_extent(routine, "dst", dst, bsize, nblocks, elem);
+        const size_t source_bytes = block_extent(routine, "sst", sst, bsize, nblocks, elem);
+        check_symmetric(routine, put ? "dest" : "source", symmetric, put ? dest_bytes : source_bytes);
+    }
+    return true;
+}
+
+[[gnu::noinline]] void ibput(const char *routine, shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst,
+                             ptrdiff_t sst, size_t bsize, size_t nblocks, int pe, size_t elem)
+{
+    check_init(routine);
+    pe = ctx_pe(routine, ctx, pe);
+    if (!check_blocks(routine, true, dest, dst, sst, bsize, nblocks, elem)) return;
+    auto *to = static_cast<unsigned char *>(port::remote_ptr(dest, pe));
+    const auto *from = static_cast<const unsigned char *>(source);
+    size_t block = bsize * elem;
+    if (size_t(dst) == bsize && size_t(sst) == bsize) {  // contiguous on both sides: one copy
+        block *= nblocks;
+        nblocks = 1;
+    }
+    for (size_t b = 0; b < nblocks; ++b, to += size_t(dst) * elem, from += size_t(sst) * elem)
+        port::put_bytes(to, from, block);
+    if (pe != port::my_pe()) port::notify(pe);
+}
+
+[[gnu::noinline]] void ibget(const char *routine, shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst,
+                             ptrdiff_t sst, size_t bsize, size_t nblocks, int pe, size_t elem)
+{
+    check_init(routine);
+    pe = ctx_pe(routine, ctx, pe);
+    if (!check_blocks(routine, false, source, dst, sst, bsize, nblocks, elem)) return;
+    auto *to = static_cast<unsigned char *>(dest);
+    const auto *from = static_cast<const unsigned char *>(port::remote_ptr(source, pe));
+    size_t block = bsize * elem;
+    if (size_t(dst) == bsize && size_t(sst) == bsize) {
+        block *= nblocks;
+        nblocks = 1;
+    }
+    for (size_t b = 0; b < nblocks; ++b, to += size_t(dst) * elem, from += size_t(sst) * elem)
+        port::get_bytes(to, from, block);
+}
+
 template <class T>
 [[gnu::always_inline]] inline void p(const char *routine, shmem_ctx_t ctx, T *dest, T value, int pe)
 {
@@ -268,6 +350,28 @@ SHMEM_RMA_TYPES(SHMEM_DEFINE_RMA_)
     }
 SHMEM_RMA_SIZES(SHMEM_DEFINE_RMA_SIZE_)
 #undef SHMEM_DEFINE_RMA_SIZE_
+
+// Interleaved blocks: each routine passes its element size to the one untyped body.
+#define SHMEM_DEFINE_IB_(NAME, OP, T, ELEM)                                                                      \
+    void shmem_ctx_##NAME(shmem_ctx_t ctx, T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, \
+                          size_t nblocks, int pe)                                                                \
+    {                                                                                                             \
+        OP("shmem_ctx_" #NAME, ctx, dest, source, dst, sst, bsize, nblocks, pe, ELEM);                          \
+    }                                                                                                             \
+    void shmem_##NAME(T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks,      \
+                      int pe)                                                                                     \
+    {                                                                                                             \
+        OP("shmem_" #NAME, D_, dest, source, dst, sst, bsize, nblocks, pe, ELEM);                               \
+    }
+#define SHMEM_DEFINE_IB_TYPED_(T, N) \
+    SHMEM_DEFINE_IB_(N##_ibput, ibput, T, sizeof(T)) SHMEM_DEFINE_IB_(N##_ibget, ibget, T, sizeof(T))
+SHMEM_RMA_TYPES(SHMEM_DEFINE_IB_TYPED_)
+#define SHMEM_DEFINE_IB_SIZED_(BITS) \
+    SHMEM_DEFINE_IB_(ibput##BITS, ibput, void, BITS / 8) SHMEM_DEFINE_IB_(ibget##BITS, ibget, void, BITS / 8)
+SHMEM_RMA_SIZES(SHMEM_DEFINE_IB_SIZED_)
+#undef SHMEM_DEFINE_IB_SIZED_
+#undef SHMEM_DEFINE_IB_TYPED_
+#undef SHMEM_DEFINE_IB_
 
 #define SHMEM_DEFINE_MEM_(NAME, OP)                                                                              \
     void shmem_ctx_##NAME(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe)               \

@@ -3,6 +3,7 @@
 
 namespace shmem::detail {
 State state;
+Init init_state;
 }
 
 // The default context: in use from the start and never destroyed. Its team, SHMEM_TEAM_WORLD, is filled in by
@@ -24,19 +25,29 @@ extern "C" {
 void shmem_init(void)
 {
     // Nothing to set up here: the symmetric heap (alloc.cpp) and the teams (team.cpp) set themselves up before
-    // main, in the programs that use them; the port's geometry is there before any constructor runs.
-    if constexpr (checks) ++state.initialized;
-    if constexpr (port::has_environment) read_environment();  // SHMEM_VERSION, SHMEM_INFO, SHMEM_DEBUG
+    // main, in the programs that use them, and set themselves up again in their release (see Init) for a later
+    // shmem_init; the port's geometry is there before any constructor runs.
+    if (init_state.count++ == 0) {  // the outermost call (1.6: there may be more)
+        if constexpr (port::has_environment) read_environment();  // SHMEM_VERSION, SHMEM_INFO, SHMEM_DEBUG
+    }
     sync_all();
 }
 
+// 1.6: every call is a shmem_barrier_all (for the last one, the implicit barrier: all PEs have entered it and
+// their communication is complete before it returns); the last one also releases the library's resources and
+// leaves the library uninitialized. The release only marks this PE's own heap blocks, team slots and objects free
+// (memory stays where it is, and no other PE reads that bookkeeping), so it need not wait for the barrier; without
+// the checks it comes first and the barrier is the tail call, as it was before 1.6 (the budget programs of
+// bench/footprint keep their size). With them, shmem_barrier_all must come while this call still counts.
 void shmem_finalize(void)
 {
     check_init("shmem_finalize");
-    port::quiet();
-    sync_all();
-    if constexpr (checks) --state.initialized;
+    if constexpr (checks) shmem_barrier_all();
+    if (--init_state.count == 0 && init_state.release != nullptr) init_state.release();
+    if constexpr (!checks) shmem_barrier_all();
 }
+
+void shmem_query_initialized(int *initialized) { *initialized = init_state.count > 0; }
 
 int shmem_my_pe(void) { return port::my_pe(); }
 

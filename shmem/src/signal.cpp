@@ -1,5 +1,5 @@
-// Put-with-signal (every RMA type, sized and mem forms, _nbi, context forms), shmem_signal_fetch and
-// shmem_signal_wait_until.
+// Put-with-signal (every RMA type, sized and mem forms, _nbi, context forms), the 1.6 signal updates without data
+// (shmem_[ctx_]signal_add/set), shmem_signal_fetch and shmem_signal_wait_until.
 //
 // The signal is updated with the AMO routines (amo.cpp), so it is atomic with respect to every 64-bit AMO of
 // the build, whichever mechanism the build uses. Reads of the local signal are plain 64-bit loads: both
@@ -109,6 +109,33 @@ SHMEM_RMA_SIZES(SHMEM_DEFINE_SIZE_)
 SHMEM_DEFINE_SIZED_(mem, 1)
 #undef SHMEM_DEFINE_SIZE_
 #undef SHMEM_DEFINE_SIZED_
+
+// 1.6: the signal update of a put-with-signal without the data, by the same AMOs (so atomic with respect to every
+// other update of the signal, and to the 64-bit AMOs of the build).
+void shmem_ctx_signal_add(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal, int pe)
+{
+    const char *routine = "shmem_ctx_signal_add";
+    check_signal(routine, sig_addr);
+    shmem_uint64_atomic_add(sig_addr, signal, ctx_pe(routine, ctx, pe));
+}
+void shmem_signal_add(uint64_t *sig_addr, uint64_t signal, int pe)
+{
+    const char *routine = "shmem_signal_add";
+    check_signal(routine, sig_addr);
+    shmem_uint64_atomic_add(sig_addr, signal, ctx_pe(routine, SHMEM_CTX_DEFAULT, pe));
+}
+void shmem_ctx_signal_set(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal, int pe)
+{
+    const char *routine = "shmem_ctx_signal_set";
+    check_signal(routine, sig_addr);
+    shmem_uint64_atomic_set(sig_addr, signal, ctx_pe(routine, ctx, pe));
+}
+void shmem_signal_set(uint64_t *sig_addr, uint64_t signal, int pe)
+{
+    const char *routine = "shmem_signal_set";
+    check_signal(routine, sig_addr);
+    shmem_uint64_atomic_set(sig_addr, signal, ctx_pe(routine, SHMEM_CTX_DEFAULT, pe));
+}
 
 uint64_t shmem_signal_fetch(const uint64_t *sig_addr)
 {

@@ -21,12 +21,17 @@ namespace {
 // because it uses teams or contexts, has it: shmem_init knows nothing of teams, and a program that only puts,
 // gets and synchronizes pays nothing for them. The default context (setup.cpp) gets its team here for the same
 // reason: only the routines of this file ask a context for its team.
+void release_teams();
+void (*release_next)();  // the release chained after this file's (internal.hpp, Init)
+
 [[gnu::constructor(101)]] void init_predefined()
 {
     const int n = port::n_pes(), me = port::my_pe();
     shmemi_team_world.size = shmemi_team_shared.size = n;
     shmemi_team_world.my_pe = shmemi_team_shared.my_pe = me;
     shmemi_ctx_default.team = &shmemi_team_world;
+    release_next = init_state.release;
+    init_state.release = &release_teams;
 }
 
 // Scratch slots this PE uses (bit i = slot i taken; 0 and 1, WORLD's and SHARED's, always). A new team needs a
@@ -64,6 +69,19 @@ bool agree_on_slots(shmem_team_s *parent, int count, int *slots)
     return true;
 }
 
+// The last shmem_finalize (1.6) destroys every team the program made and with them every context (a private
+// context the program has not destroyed goes too: the specification makes using it undefined). Each PE forgets
+// its own objects and slots, which no other PE reads (the scratch of a slot is back at zero after every
+// collective): the next shmem_init starts with only the predefined teams, as the first did.
+void release_teams()
+{
+    for (auto &c : ctx_objects) c.in_use = 0;
+    for (auto &t : team_objects) t.size = 0;
+    shmemi_team_world.n_ctx = shmemi_team_shared.n_ctx = 0;
+    used_slots = 0;
+    if (release_next != nullptr) release_next();
+}
+
 shmem_team_s *new_team_object()
 {
     for (auto &t : team_objects)
@@ -71,17 +89,18 @@ shmem_team_s *new_team_object()
     return nullptr;  // cannot happen: there are no more objects than slots
 }
 
-// Makes this PE's team of a split: members start + i * stride of the parent (parent-relative numbers).
+// Makes this PE's team of a split: members start + i * stride of the parent (parent-relative numbers; a negative
+// stride lists them from the highest down; a team of one member has stride 1).
 shmem_team_t make_team(shmem_team_s *parent, int start, int stride, int size, int slot,
                        const shmem_team_config_t *config, long config_mask)
 {
-    const int me = parent->my_pe;
-    if (me < start || (me - start) % stride != 0 || (me - start) / stride >= size) return SHMEM_TEAM_INVALID;
+    const int off = parent->my_pe - start;
+    if (off % stride != 0 || off / stride < 0 || off / stride >= size) return SHMEM_TEAM_INVALID;
     shmem_team_s *t = new_team_object();
     t->start = team_world_pe(parent, start);
     t->stride = parent->stride * stride;
     t->size = size;
-    t->my_pe = (me - start) / stride;
+    t->my_pe = off / stride;
     t->slot = slot;
     t->n_ctx = 0;
     t->config_mask = config_mask;
@@ -144,11 +163,25 @@ int shmem_team_n_pes(shmem_team_t team)
     return team->size;
 }
 
+// The current values (1.6): num_contexts is what the team was configured with, or the number of its contexts in
+// existence if that is more (contexts beyond the request are created while the pool, SHMEM_MAX_CONTEXTS, lasts).
+// A config_mask of 0 reads nothing, so config may then be NULL.
 int shmem_team_get_config(shmem_team_t team, long config_mask, shmem_team_config_t *config)
 {
+    const char *routine = "shmem_team_get_config";
     if (team == SHMEM_TEAM_INVALID) return -1;
-    check_team("shmem_team_get_config", team);
-    if (config_mask & SHMEM_TEAM_NUM_CONTEXTS) config->num_contexts = team->config.num_contexts;
+    check_team(routine, team);
+    if (config_mask & SHMEM_TEAM_NUM_CONTEXTS) {
+        if constexpr (checks)
+            if (config == nullptr) {
+                Usage u(routine);
+                u.m().s("config is NULL but config_mask = ").i(config_mask).s(" asks for values; expected a ")
+                    .s("shmem_team_config_t to fill in, or config_mask 0");
+                u.fail();
+            }
+        const int configured = team->config.num_contexts;
+        config->num_contexts = team->n_ctx > configured ? team->n_ctx : configured;
+    }
     return 0;
 }
 
@@ -158,10 +191,10 @@ int shmem_team_translate_pe(shmem_team_t src_team, int src_pe, shmem_team_t dest
     check_team("shmem_team_translate_pe", src_team);
     check_team("shmem_team_translate_pe", dest_team);
     if (src_pe < 0 || src_pe >= src_team->size) return -1;
-    const int world = team_world_pe(src_team, src_pe);
-    const int off = world - dest_team->start;
-    if (off < 0 || off % dest_team->stride != 0 || off / dest_team->stride >= dest_team->size) return -1;
-    return off / dest_team->stride;
+    const int off = team_world_pe(src_team, src_pe) - dest_team->start;
+    const int stride = dest_team->stride;  // never 0: a team of one member has stride 1
+    if (off % stride != 0 || off / stride < 0 || off / stride >= dest_team->size) return -1;
+    return off / stride;
 }
 
 int shmem_team_split_strided(shmem_team_t parent, int start, int stride, int size, const shmem_team_config_t *config,
@@ -172,16 +205,19 @@ int shmem_team_split_strided(shmem_team_t parent, int start, int stride, int siz
     *new_team = SHMEM_TEAM_INVALID;
     if (parent == SHMEM_TEAM_INVALID) return -1;
     check_team(routine, parent);
-    if (size == 1) stride = 1;  // one member: the stride means nothing
-    // Invalid arguments are a collective failure (every member of the parent sees the same ones): the
-    // specification's non-zero return, with the reason said once.
-    if (start < 0 || size < 1 || stride < 1 || start + int64_t(size - 1) * stride >= parent->size) {
+    if (size == 1) stride = 1;  // one member: the stride means nothing (1.6: stride 0 is valid with size 1 only)
+    // 1.6: a valid triplet names parent PEs start + i * stride, 0 <= i < size, all within 0 .. N - 1, in increasing
+    // order for a positive stride and decreasing for a negative one: no wrap-around. Any other triplet is a
+    // collective failure (every member of the parent sees the same arguments): the specification's non-zero
+    // return, with the reason said once.
+    const int64_t last = start + (int64_t(size) - 1) * stride;
+    if (size < 1 || stride == 0 || start < 0 || start >= parent->size || last < 0 || last >= parent->size) {
         if (parent->my_pe == 0) {
             Message m;
             m.s("libshmem: PE ").i(port::my_pe()).s(": ").s(routine).s(": start ").i(start).s(", stride ").i(stride)
                 .s(", size ").i(size).s(" do not describe PEs of the parent team (").i(parent->size)
-                .s(" PEs); expected start >= 0, stride >= 1, size >= 1 and start + (size - 1) * stride < ")
-                .i(parent->size).s("; no team created");
+                .s(" PEs); expected size >= 1, stride != 0 unless size is 1, and start + i * stride in 0 .. ")
+                .i(parent->size - 1).s(" for every 0 <= i < size (no wrap-around); no team created");
             m.write();
         }
         return -1;
@@ -237,6 +273,21 @@ int shmem_team_split_2d(shmem_team_t parent, int xrange, const shmem_team_config
     *xaxis_team = make_team(parent, row * x, 1, row_len, slots[0], xaxis_config, xaxis_mask);
     *yaxis_team = make_team(parent, col, x, col_len, slots[1], yaxis_config, yaxis_mask);
     return 0;
+}
+
+void *shmem_team_ptr(shmem_team_t team, const void *dest, int pe)
+{
+    const char *routine = "shmem_team_ptr";
+    check_init(routine);
+    if (team == SHMEM_TEAM_INVALID) return nullptr;
+    check_team(routine, team);
+    if constexpr (checks)
+        if (__builtin_expect(unsigned(pe) >= unsigned(team->size), 0)) fail_bad_team_pe(routine, team, pe);
+    // as shmem_ptr (every PE's memory is reachable by loads and stores here), for the team's PE
+    if (!is_symmetric(dest, 1)) return nullptr;
+    const int world = team_world_pe(team, pe);
+    if (world == port::my_pe()) return const_cast<void *>(dest);
+    return port::remote_ptr(const_cast<void *>(dest), world);
 }
 
 void shmem_team_destroy(shmem_team_t team)
@@ -301,6 +352,34 @@ void shmem_ctx_destroy(shmem_ctx_t ctx)
     pshmem_ctx_quiet(ctx);  // destroying a context completes its operations
     --ctx->team->n_ctx;
     ctx->in_use = 0;
+}
+
+// 1.6 sessions are hints the library may ignore, and does: no buffering or coalescing would pay on these cores,
+// where a put is a run of stores. Both routines check their arguments and keep no state (a session changes no
+// semantics, so there is nothing to remember). Any combination of options is valid (the specification says so);
+// a config_mask that selects a field needs a config to read it from.
+void shmem_ctx_session_start(shmem_ctx_t ctx, long options, const shmem_ctx_session_config_t *config, long config_mask)
+{
+    const char *routine = "shmem_ctx_session_start";
+    (void)options;
+    check_init(routine);
+    if (ctx == SHMEM_CTX_INVALID) return;  // the specification: no action
+    check_ctx(routine, ctx);
+    if constexpr (checks)
+        if ((config_mask & SHMEM_CTX_SESSION_TOTAL_OPS) && config == nullptr) {
+            Usage u(routine);
+            u.m().s("config is NULL but config_mask = ").i(config_mask).s(" selects its total_ops; expected a ")
+                .s("shmem_ctx_session_config_t, or config_mask 0");
+            u.fail();
+        }
+}
+
+void shmem_ctx_session_stop(shmem_ctx_t ctx)
+{
+    const char *routine = "shmem_ctx_session_stop";
+    check_init(routine);
+    if (ctx == SHMEM_CTX_INVALID) return;
+    check_ctx(routine, ctx);
 }
 
 int shmem_ctx_get_team(shmem_ctx_t ctx, shmem_team_t *team)

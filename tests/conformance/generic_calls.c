@@ -1,4 +1,4 @@
-/* Every generic name of OpenSHMEM 1.5 (and the deprecated ones libshmem keeps), called once with every type of
+/* Every generic name of OpenSHMEM 1.6 (and the deprecated ones libshmem keeps), called once with every type of
  * its table, the standard C types and the typedef'd ones (int32_t, size_t, ...), with and without a context where
  * the name takes one. Compiled (never run) as C11 and as
  * C++17 for 32-bit ARM and for the target, with -Werror: a selection that names one type twice (size_t is
@@ -83,6 +83,10 @@ struct gc_same<A, A> {
         shmem_put_nbi(ctx, d, s, 1, pe);                                                                          \
         shmem_get_nbi(d, s, 1, pe);                                                                               \
         shmem_get_nbi(ctx, d, s, 1, pe);                                                                          \
+        shmem_ibput(d, s, 2, 2, 1, 1, pe);                                                                        \
+        shmem_ibput(ctx, d, s, 2, 2, 1, 1, pe);                                                                   \
+        shmem_ibget(d, s, 2, 2, 1, 1, pe);                                                                        \
+        shmem_ibget(ctx, d, s, 2, 2, 1, 1, pe);                                                                   \
         *d = v;                                                                                                   \
     }
 RMA_STD(CALLS)
@@ -102,6 +106,14 @@ RMA_TD(CALLS)
 RMA_STD(CALLS)
 RMA_TD(CALLS)
 #undef CALLS
+/* 1.6: the signal updates without data, on uint64_t only: the context is what the generic name selects on */
+void signal_update(shmem_ctx_t ctx, uint64_t *sig, int pe)
+{
+    shmem_signal_add(sig, 1, pe);
+    shmem_signal_add(ctx, sig, 1, pe);
+    shmem_signal_set(sig, 1, pe);
+    shmem_signal_set(ctx, sig, 1, pe);
+}
 #endif
 
 /* point-to-point: the standard AMO types and the deprecated short, unsigned short */
@@ -264,7 +276,15 @@ RMA_TD(COLL)
     }
 #define RED_BIT(T, N) RED(T, N, and) RED(T, N, or) RED(T, N, xor)
 #define RED_MINMAX(T, N) RED(T, N, max) RED(T, N, min)
-#define RED_ARITH(T, N) RED(T, N, sum) RED(T, N, prod)
+/* 1.6: the scans take the types of the sum reduction */
+#define SCAN(T, N)                                                                                                \
+    int scan_##N(shmem_team_t team, T *d, const T *s)                                                             \
+    {                                                                                                             \
+        RETURNS(shmem_sum_inscan(team, d, s, 1), int);                                                            \
+        RETURNS(shmem_sum_exscan(team, d, s, 1), int);                                                            \
+        return shmem_sum_inscan(team, d, s, 1) + shmem_sum_exscan(team, d, s, 1);                                \
+    }
+#define RED_ARITH(T, N) RED(T, N, sum) RED(T, N, prod) SCAN(T, N)
 /* Table 10's typedef'd types: and, or, xor take the signed fixed-width types too */
 #define RED_BIT_TD(X)   \
     X(int8_t, int8)     \

@@ -12,7 +12,7 @@ _Static_assert(_SHMEM_SYNC_VALUE == SHMEM_SYNC_VALUE && _SHMEM_BARRIER_SYNC_SIZE
                    _SHMEM_REDUCE_SYNC_SIZE == SHMEM_REDUCE_SYNC_SIZE &&
                    _SHMEM_REDUCE_MIN_WRKDATA_SIZE == SHMEM_REDUCE_MIN_WRKDATA_SIZE,
                "_SHMEM_*_SYNC_SIZE");
-_Static_assert(_SHMEM_MAJOR_VERSION == 1 && _SHMEM_MINOR_VERSION == 5 && _SHMEM_MAX_NAME_LEN == SHMEM_MAX_NAME_LEN,
+_Static_assert(_SHMEM_MAJOR_VERSION == 1 && _SHMEM_MINOR_VERSION == 6 && _SHMEM_MAX_NAME_LEN == SHMEM_MAX_NAME_LEN,
                "_SHMEM_ versions");
 
 static int me, npes;
