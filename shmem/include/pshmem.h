@@ -64,7 +64,8 @@
     SHMEMI_NAME(shmem_addr_accessible)  \
     SHMEMI_NAME(shmem_ptr)              \
     SHMEMI_NAME(shmem_info_get_version) \
-    SHMEMI_NAME(shmem_info_get_name)
+    SHMEMI_NAME(shmem_info_get_name)    \
+    SHMEMI_NAME(shmem_query_initialized)
 
 /* shmem/src/alloc.cpp */
 #define SHMEMI_NAMES_HEAP          \
@@ -84,14 +85,18 @@
     SHMEMI_NAMES_CTX_(N##_iput)       \
     SHMEMI_NAMES_CTX_(N##_iget)       \
     SHMEMI_NAMES_CTX_(N##_put_nbi)    \
-    SHMEMI_NAMES_CTX_(N##_get_nbi)
+    SHMEMI_NAMES_CTX_(N##_get_nbi)    \
+    SHMEMI_NAMES_CTX_(N##_ibput)      \
+    SHMEMI_NAMES_CTX_(N##_ibget)
 #define SHMEMI_NAMES_RMA_SIZE_(BITS)      \
     SHMEMI_NAMES_CTX_(put##BITS)          \
     SHMEMI_NAMES_CTX_(get##BITS)          \
     SHMEMI_NAMES_CTX_(iput##BITS)         \
     SHMEMI_NAMES_CTX_(iget##BITS)         \
     SHMEMI_NAMES_CTX_(put##BITS##_nbi)    \
-    SHMEMI_NAMES_CTX_(get##BITS##_nbi)
+    SHMEMI_NAMES_CTX_(get##BITS##_nbi)    \
+    SHMEMI_NAMES_CTX_(ibput##BITS)        \
+    SHMEMI_NAMES_CTX_(ibget##BITS)
 #define SHMEMI_NAMES_RMA                          \
     SHMEM_RMA_TYPES(SHMEMI_NAMES_RMA_T_)          \
     SHMEM_RMA_SIZES(SHMEMI_NAMES_RMA_SIZE_)       \
@@ -110,7 +115,9 @@
     SHMEM_AMO_STANDARD_TYPES(SHMEMI_NAMES_AMO_STANDARD_)        \
     SHMEM_AMO_BITWISE_TYPES(SHMEMI_NAMES_AMO_BITWISE_)
 
-/* shmem/src/signal.cpp: the put-with-signal operation lists of shmem_amo.h */
+/* shmem/src/signal.cpp: the put-with-signal operation lists of shmem_amo.h, and the signal routines (the plain
+ * shmem_signal_add and shmem_signal_set are declared below by hand: in C++ each is an overload set, with the
+ * context forms of shmem_amo.h, which has no single type to take) */
 #define SHMEMI_NAMES_SIGNAL_T_(T, N) SHMEMI_SIGNAL_OPS_(SHMEMI_NAMES_OP_, T, N)
 #define SHMEMI_NAMES_SIGNAL_SIZE_(BITS) SHMEMI_SIGNAL_SIZED_OPS_(SHMEMI_NAMES_OP_, BITS)
 #define SHMEMI_NAMES_SIGNAL                              \
@@ -118,7 +125,9 @@
     SHMEM_RMA_SIZES(SHMEMI_NAMES_SIGNAL_SIZE_)           \
     SHMEMI_SIGNAL_SIZED_OPS_(SHMEMI_NAMES_OP_, mem)      \
     SHMEMI_NAME(shmem_signal_fetch)                      \
-    SHMEMI_NAME(shmem_signal_wait_until)
+    SHMEMI_NAME(shmem_signal_wait_until)                 \
+    SHMEMI_NAME(shmem_ctx_signal_add)                    \
+    SHMEMI_NAME(shmem_ctx_signal_set)
 
 /* shmem/src/lock.cpp */
 #define SHMEMI_NAMES_LOCK          \
@@ -133,6 +142,7 @@
 #define SHMEMI_NAMES_SYNC                    \
     SHMEMI_NAMES_CTX_(fence)                 \
     SHMEMI_NAMES_CTX_(quiet)                 \
+    SHMEMI_NAMES_CTX_(pe_quiet)              \
     SHMEMI_NAME(shmem_barrier_all)           \
     SHMEMI_NAME(shmem_sync_all)              \
     SHMEM_SYNC_TYPES(SHMEMI_NAMES_SYNC_T_)
@@ -165,7 +175,10 @@
     SHMEMI_NAME(shmem_ctx_create)               \
     SHMEMI_NAME(shmem_team_create_ctx)          \
     SHMEMI_NAME(shmem_ctx_get_team)             \
-    SHMEMI_NAME(shmem_ctx_destroy)
+    SHMEMI_NAME(shmem_ctx_destroy)              \
+    SHMEMI_NAME(shmem_team_ptr)                 \
+    SHMEMI_NAME(shmem_ctx_session_start)        \
+    SHMEMI_NAME(shmem_ctx_session_stop)
 
 /* shmem/src/collectives.cpp: team synchronization, team-based and active-set collectives. shmemi_sync_active_set
  * is the deprecated shmem_sync(PE_start, logPE_stride, PE_size, pSync), which the shmem_sync macro calls. */
@@ -185,6 +198,9 @@
 #define SHMEMI_NAMES_REDUCE_ARITH_(T, N)        \
     SHMEMI_NAME(shmem_##N##_sum_reduce)         \
     SHMEMI_NAME(shmem_##N##_prod_reduce)
+#define SHMEMI_NAMES_SCAN_(T, N)                \
+    SHMEMI_NAME(shmem_##N##_sum_inscan)         \
+    SHMEMI_NAME(shmem_##N##_sum_exscan)
 #define SHMEMI_NAMES_AS_SIZE_(BITS)             \
     SHMEMI_NAME(shmem_broadcast##BITS)          \
     SHMEMI_NAME(shmem_collect##BITS)            \
@@ -215,6 +231,7 @@
     SHMEM_REDUCE_BITWISE_TYPES(SHMEMI_NAMES_REDUCE_BITWISE_)        \
     SHMEM_REDUCE_MINMAX_TYPES(SHMEMI_NAMES_REDUCE_MINMAX_)          \
     SHMEM_REDUCE_ARITH_TYPES(SHMEMI_NAMES_REDUCE_ARITH_)            \
+    SHMEM_REDUCE_ARITH_TYPES(SHMEMI_NAMES_SCAN_)                    \
     SHMEMI_NAMES_AS_SIZE_(32)                                       \
     SHMEMI_NAMES_AS_SIZE_(64)                                       \
     SHMEM_TO_ALL_BITWISE_TYPES(SHMEMI_NAMES_TO_ALL_BITWISE_)        \
@@ -279,6 +296,9 @@ SHMEMI_NAMES_ALL
 
 /* The 1.2 C function shmem_wait_until (shmem_legacy.h) on long */
 void pshmem_wait_until(long *ivar, int cmp, long cmp_value);
+/* The 1.6 signal routines without a context (shmem_amo.h) */
+void pshmem_signal_add(uint64_t *sig_addr, uint64_t signal, int pe);
+void pshmem_signal_set(uint64_t *sig_addr, uint64_t signal, int pe);
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -42,9 +42,9 @@ void shmem_init(void)
 void shmem_finalize(void)
 {
     check_init("shmem_finalize");
-    if constexpr (checks) shmem_barrier_all();
+    if constexpr (checks) pshmem_barrier_all();
     if (--init_state.count == 0 && init_state.release != nullptr) init_state.release();
-    if constexpr (!checks) shmem_barrier_all();
+    if constexpr (!checks) pshmem_barrier_all();
 }
 
 void shmem_query_initialized(int *initialized) { *initialized = init_state.count > 0; }

@@ -116,25 +116,25 @@ void shmem_ctx_signal_add(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal, 
 {
     const char *routine = "shmem_ctx_signal_add";
     check_signal(routine, sig_addr);
-    shmem_uint64_atomic_add(sig_addr, signal, ctx_pe(routine, ctx, pe));
+    pshmem_uint64_atomic_add(sig_addr, signal, ctx_pe(routine, ctx, pe));
 }
 void shmem_signal_add(uint64_t *sig_addr, uint64_t signal, int pe)
 {
     const char *routine = "shmem_signal_add";
     check_signal(routine, sig_addr);
-    shmem_uint64_atomic_add(sig_addr, signal, ctx_pe(routine, SHMEM_CTX_DEFAULT, pe));
+    pshmem_uint64_atomic_add(sig_addr, signal, ctx_pe(routine, SHMEM_CTX_DEFAULT, pe));
 }
 void shmem_ctx_signal_set(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal, int pe)
 {
     const char *routine = "shmem_ctx_signal_set";
     check_signal(routine, sig_addr);
-    shmem_uint64_atomic_set(sig_addr, signal, ctx_pe(routine, ctx, pe));
+    pshmem_uint64_atomic_set(sig_addr, signal, ctx_pe(routine, ctx, pe));
 }
 void shmem_signal_set(uint64_t *sig_addr, uint64_t signal, int pe)
 {
     const char *routine = "shmem_signal_set";
     check_signal(routine, sig_addr);
-    shmem_uint64_atomic_set(sig_addr, signal, ctx_pe(routine, SHMEM_CTX_DEFAULT, pe));
+    pshmem_uint64_atomic_set(sig_addr, signal, ctx_pe(routine, SHMEM_CTX_DEFAULT, pe));
 }
 
 uint64_t shmem_signal_fetch(const uint64_t *sig_addr)
@@ -160,3 +160,12 @@ uint64_t shmem_signal_wait_until(uint64_t *sig_addr, int cmp, uint64_t cmp_value
 }  // extern "C"
 
 SHMEMI_PROFILING_ALIASES(SHMEMI_NAMES_SIGNAL)
+// ... and the plain shmem_signal_add and shmem_signal_set, by their C names (in C++ each is an overload set with
+// the context forms of shmem_amo.h: no single type to take)
+extern "C" {
+using shmemi_signal_fn = void(uint64_t *, uint64_t, int);
+shmemi_signal_fn shmem_signal_add __attribute__((weak));
+shmemi_signal_fn shmem_signal_set __attribute__((weak));
+shmemi_signal_fn pshmem_signal_add __attribute__((alias("shmem_signal_add"), nothrow));
+shmemi_signal_fn pshmem_signal_set __attribute__((alias("shmem_signal_set"), nothrow));
+}
