@@ -47,6 +47,22 @@ void fail_misaligned(const char *routine, const char *arg, const void *addr, siz
     u.fail();
 }
 
+void fail_size_overflow(const char *routine, const char *arg, size_t n, size_t size)
+{
+    Usage u(routine);
+    u.m().s(arg).s(" = ").u(n).s(": ").u(n).s(" x ").u(size).s(" does not fit in the address space; expected ")
+        .s(arg).s(" <= ").u(SIZE_MAX / size);
+    u.fail();
+}
+
+void fail_extent_overflow(const char *routine, size_t n, const char *stride_arg, ptrdiff_t stride, size_t size)
+{
+    Usage u(routine);
+    u.m().s("nelems = ").u(n).s(" elements of ").u(size).s(" bytes ").s(stride_arg).s(" = ").i(stride)
+        .s(" apart do not fit in the address space");
+    u.fail();
+}
+
 void fail_bad_stride(const char *routine, const char *arg, ptrdiff_t stride)
 {
     Usage u(routine);

@@ -317,7 +317,7 @@ void bcast_team(const char *routine, const Group &g, void *dest, const void *sou
 
 void fcollect(const char *routine, const Group &g, void *dest, const void *source, size_t bytes)
 {
-    check_symmetric(routine, "dest", dest, bytes * size_t(g.size));
+    check_symmetric(routine, "dest", dest, bytes_of(routine, "nelems (in bytes)", bytes, size_t(g.size)));
     allgather(g, static_cast<unsigned char *>(dest), source, nullptr, bytes);
 }
 
@@ -329,9 +329,17 @@ void collect(const char *routine, const Group &g, void *dest, const void *source
     group_barrier(g);
     size_t offsets[port::max_pes + 1];
     offsets[0] = 0;
-    for (int j = 0; j < g.size; ++j)
-        offsets[j + 1] = offsets[j] + size_t(__atomic_load_n(port::remote_ptr(&g.flags[flag_publish], g.world(j)),
-                                                             __ATOMIC_RELAXED));
+    for (int j = 0; j < g.size; ++j) {
+        const size_t block = size_t(__atomic_load_n(port::remote_ptr(&g.flags[flag_publish], g.world(j)),
+                                                    __ATOMIC_RELAXED));
+        if (__builtin_add_overflow(offsets[j], block, &offsets[j + 1]))
+            if constexpr (checks) {
+                Usage u(routine);
+                u.m().s("the blocks of the team's PEs add up to more than the address space (PE ").i(j)
+                    .s(" of the team brings ").u(block).s(" bytes)");
+                u.fail();
+            }
+    }
     check_symmetric(routine, "dest", dest, offsets[g.size]);
     allgather(g, static_cast<unsigned char *>(dest), source, offsets, 0);
     g.flags[flag_publish] = 0;  // everyone has read it (before the allgather's barrier): pSync back to its value
@@ -343,7 +351,9 @@ void all2all(const char *routine, const Group &g, void *dest, const void *source
     check_stride(routine, "dst", dst);
     check_stride(routine, "sst", sst);
     if (nelems != 0)
-        check_symmetric(routine, "dest", dest, ((size_t(g.size) * nelems - 1) * size_t(dst) + 1) * elem);
+        check_symmetric(routine, "dest", dest,
+                        strided_extent(routine, bytes_of(routine, "nelems", nelems, size_t(g.size)), "dst", dst,
+                                       elem));
     alltoall(g, static_cast<unsigned char *>(dest), static_cast<const unsigned char *>(source), elem, dst, sst,
              nelems);
 }
@@ -351,7 +361,7 @@ void all2all(const char *routine, const Group &g, void *dest, const void *source
 template <class T, class Op>
 void reduction(const char *routine, const Group &g, T *dest, const T *source, size_t nreduce, Op op)
 {
-    check_symmetric(routine, "dest", dest, nreduce * sizeof(T));
+    check_symmetric(routine, "dest", dest, bytes_of(routine, "nreduce", nreduce, sizeof(T)));
     if constexpr (checks)
         if (dest != source && dest < source + nreduce && source < dest + nreduce) {
             Usage u(routine);
@@ -424,25 +434,25 @@ void shmem_barrier(int PE_start, int logPE_stride, int PE_size, long *pSync)
     int shmem_##N##_broadcast(shmem_team_t team, T *dest, const T *source, size_t nelems, int PE_root)          \
     {                                                                                                             \
         bcast_team("shmem_" #N "_broadcast", checked_team("shmem_" #N "_broadcast", team), dest, source,             \
-              nelems * sizeof(T), PE_root);                                                                \
+              bytes_of("shmem_" #N "_broadcast", "nelems", nelems, sizeof(T)), PE_root);                              \
         return 0;                                                                                                 \
     }                                                                                                             \
     int shmem_##N##_collect(shmem_team_t team, T *dest, const T *source, size_t nelems)                         \
     {                                                                                                             \
         collect("shmem_" #N "_collect", checked_team("shmem_" #N "_collect", team), dest, source,               \
-                nelems * sizeof(T));                                                                              \
+                bytes_of("shmem_" #N "_collect", "nelems", nelems, sizeof(T)));                                       \
         return 0;                                                                                                 \
     }                                                                                                             \
     int shmem_##N##_fcollect(shmem_team_t team, T *dest, const T *source, size_t nelems)                        \
     {                                                                                                             \
         fcollect("shmem_" #N "_fcollect", checked_team("shmem_" #N "_fcollect", team), dest, source,            \
-                 nelems * sizeof(T));                                                                             \
+                 bytes_of("shmem_" #N "_fcollect", "nelems", nelems, sizeof(T)));                                     \
         return 0;                                                                                                 \
     }                                                                                                             \
     int shmem_##N##_alltoall(shmem_team_t team, T *dest, const T *source, size_t nelems)                        \
     {                                                                                                             \
         all2all("shmem_" #N "_alltoall", checked_team("shmem_" #N "_alltoall", team), dest, source,             \
-                nelems * sizeof(T), 1, 1, 1);                                                                     \
+                bytes_of("shmem_" #N "_alltoall", "nelems", nelems, sizeof(T)), 1, 1, 1);                             \
         return 0;                                                                                                 \
     }                                                                                                             \
     int shmem_##N##_alltoalls(shmem_team_t team, T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst,       \
@@ -517,27 +527,27 @@ SHMEM_REDUCE_ARITH_TYPES(SHMEM_DEFINE_SCAN_)
     {                                                                                                             \
         bcast("shmem_broadcast" #BITS,                                                                          \
               active_set("shmem_broadcast" #BITS, PE_start, logPE_stride, PE_size, pSync), dest, source,        \
-              nelems * (BITS / 8), PE_root);                                                              \
+              bytes_of("shmem_broadcast" #BITS, "nelems", nelems, BITS / 8), PE_root);                                \
     }                                                                                                             \
     void shmem_collect##BITS(void *dest, const void *source, size_t nelems, int PE_start, int logPE_stride,     \
                              int PE_size, long *pSync)                                                           \
     {                                                                                                             \
         collect("shmem_collect" #BITS, active_set("shmem_collect" #BITS, PE_start, logPE_stride, PE_size, pSync), \
-                dest, source, nelems * (BITS / 8));                                                              \
+                dest, source, bytes_of("shmem_collect" #BITS, "nelems", nelems, BITS / 8));                           \
     }                                                                                                             \
     void shmem_fcollect##BITS(void *dest, const void *source, size_t nelems, int PE_start, int logPE_stride,    \
                               int PE_size, long *pSync)                                                          \
     {                                                                                                             \
         fcollect("shmem_fcollect" #BITS,                                                                        \
                  active_set("shmem_fcollect" #BITS, PE_start, logPE_stride, PE_size, pSync), dest, source,      \
-                 nelems * (BITS / 8));                                                                           \
+                 bytes_of("shmem_fcollect" #BITS, "nelems", nelems, BITS / 8));                                       \
     }                                                                                                             \
     void shmem_alltoall##BITS(void *dest, const void *source, size_t nelems, int PE_start, int logPE_stride,    \
                               int PE_size, long *pSync)                                                          \
     {                                                                                                             \
         all2all("shmem_alltoall" #BITS,                                                                         \
                 active_set("shmem_alltoall" #BITS, PE_start, logPE_stride, PE_size, pSync), dest, source,       \
-                nelems * (BITS / 8), 1, 1, 1);                                                                    \
+                bytes_of("shmem_alltoall" #BITS, "nelems", nelems, BITS / 8), 1, 1, 1);                               \
     }                                                                                                             \
     void shmem_alltoalls##BITS(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,     \
                                int PE_start, int logPE_stride, int PE_size, long *pSync)                        \

@@ -130,6 +130,9 @@ inline bool is_symmetric(const void *addr, size_t bytes)
 [[noreturn]] void fail_bad_pe(const char *routine, int pe);
 [[noreturn]] void fail_not_symmetric(const char *routine, const char *arg, const void *addr, size_t bytes);
 [[noreturn]] void fail_bad_stride(const char *routine, const char *arg, ptrdiff_t stride);
+[[noreturn]] void fail_size_overflow(const char *routine, const char *arg, size_t n, size_t size);
+[[noreturn]] void fail_extent_overflow(const char *routine, size_t n, const char *stride_arg, ptrdiff_t stride,
+                                       size_t size);
 
 inline void check_init(const char *routine)
 {
@@ -160,6 +163,28 @@ inline void check_stride(const char *routine, const char *arg, ptrdiff_t stride)
 {
     if constexpr (checks)
         if (__builtin_expect(stride <= 0, 0)) fail_bad_stride(routine, arg, stride);
+}
+
+// Size arithmetic, checked (issue: a count whose byte size wraps moved a fraction of what was asked, or nothing,
+// and said nothing). n elements of `size` bytes, in bytes: with checks, a product that does not fit in size_t is
+// reported as a bad `arg`; without, it wraps as before. Where size is 1 the check folds away; elsewhere it is a
+// shift and a branch.
+[[gnu::always_inline]] inline size_t bytes_of(const char *routine, const char *arg, size_t n, size_t size)
+{
+    size_t bytes;
+    if (__builtin_mul_overflow(n, size, &bytes))
+        if constexpr (checks) fail_size_overflow(routine, arg, n, size);
+    return bytes;
+}
+// The bytes a strided array of n > 0 elements of `size` bytes spans, ((n - 1) * stride + 1) * size, checked.
+[[gnu::always_inline]] inline size_t strided_extent(const char *routine, size_t n, const char *stride_arg,
+                                                    ptrdiff_t stride, size_t size)
+{
+    size_t e;
+    if (__builtin_mul_overflow(n - 1, size_t(stride), &e) || __builtin_add_overflow(e, size_t(1), &e) ||
+        __builtin_mul_overflow(e, size, &e))
+        if constexpr (checks) fail_extent_overflow(routine, n, stride_arg, stride, size);
+    return e;
 }
 
 // Barriers (sync.cpp). sync_all is the barrier without the quiet.

@@ -27,7 +27,7 @@ struct WaitSet {
     {
         check_init(routine);
         check_cmp(routine, cmp);
-        if (n != 0) check_symmetric(routine, "ivars", ivars, n * sizeof(T));
+        if (n != 0) check_symmetric(routine, "ivars", ivars, bytes_of(routine, "nelems", n, sizeof(T)));
     }
 
     bool member(size_t i) const { return status == nullptr || status[i] == 0; }

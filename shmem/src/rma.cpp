@@ -25,16 +25,20 @@ namespace {
     return pe;
 }
 
-[[gnu::always_inline]] inline void put(const char *routine, shmem_ctx_t ctx, void *dest, const void *source, size_t bytes, int pe)
+[[gnu::always_inline]] inline void put(const char *routine, shmem_ctx_t ctx, void *dest, const void *source, size_t nelems,
+                                       size_t size, int pe)
 {
+    const size_t bytes = bytes_of(routine, "nelems", nelems, size);
     pe = check_rma(routine, ctx, "dest", dest, bytes, pe);
     if (bytes == 0) return;
     port::put_bytes(port::remote_ptr(dest, pe), source, bytes);
     if (pe != port::my_pe()) port::notify(pe);
 }
 
-[[gnu::always_inline]] inline void get(const char *routine, shmem_ctx_t ctx, void *dest, const void *source, size_t bytes, int pe)
+[[gnu::always_inline]] inline void get(const char *routine, shmem_ctx_t ctx, void *dest, const void *source, size_t nelems,
+                                       size_t size, int pe)
 {
+    const size_t bytes = bytes_of(routine, "nelems", nelems, size);
     pe = check_rma(routine, ctx, "source", source, bytes, pe);
     if (bytes == 0) return;
     port::get_bytes(dest, port::remote_ptr(source, pe), bytes);
@@ -44,29 +48,33 @@ namespace {
 // need not declare dma_copy). No wake-up for the target: the data lands later; whoever waits for it is told by
 // a put after shmem_quiet (or wakes on the port's backstop).
 template <bool Dma = port::has_dma>
-[[gnu::always_inline]] inline void put_nbi(const char *routine, shmem_ctx_t ctx, void *dest, const void *source, size_t bytes, int pe)
+[[gnu::always_inline]] inline void put_nbi(const char *routine, shmem_ctx_t ctx, void *dest, const void *source,
+                                           size_t nelems, size_t size, int pe)
 {
     if constexpr (Dma) {
+        const size_t bytes = bytes_of(routine, "nelems", nelems, size);
         if (bytes >= port::dma_min) {
             pe = check_rma(routine, ctx, "dest", dest, bytes, pe);
             port::dma_copy(ctx_channel(ctx), port::remote_ptr(dest, pe), source, bytes);
             return;
         }
     }
-    put(routine, ctx, dest, source, bytes, pe);
+    put(routine, ctx, dest, source, nelems, size, pe);
 }
 
 template <bool Dma = port::has_dma>
-[[gnu::always_inline]] inline void get_nbi(const char *routine, shmem_ctx_t ctx, void *dest, const void *source, size_t bytes, int pe)
+[[gnu::always_inline]] inline void get_nbi(const char *routine, shmem_ctx_t ctx, void *dest, const void *source,
+                                           size_t nelems, size_t size, int pe)
 {
     if constexpr (Dma) {
+        const size_t bytes = bytes_of(routine, "nelems", nelems, size);
         if (bytes >= port::dma_min) {
             pe = check_rma(routine, ctx, "source", source, bytes, pe);
             port::dma_copy(ctx_channel(ctx), dest, port::remote_ptr(source, pe), bytes);
             return;
         }
     }
-    get(routine, ctx, dest, source, bytes, pe);
+    get(routine, ctx, dest, source, nelems, size, pe);
 }
 
 // Strided: element i goes from source[i * sst] to dest[i * dst]. Elements are copied as whole objects of
@@ -80,7 +88,7 @@ inline void iput(const char *routine, shmem_ctx_t ctx, T *dest, const T *source,
     check_stride(routine, "dst", dst);
     check_stride(routine, "sst", sst);
     if (n == 0) return;
-    check_symmetric(routine, "dest", dest, ((n - 1) * size_t(dst) + 1) * sizeof(T));
+    check_symmetric(routine, "dest", dest, strided_extent(routine, n, "dst", dst, sizeof(T)));
     T *remote = port::remote_ptr(dest, pe);
     for (size_t i = 0; i < n; ++i) remote[i * dst] = source[i * sst];
     if (pe != port::my_pe()) port::notify(pe);
@@ -95,7 +103,7 @@ inline void iget(const char *routine, shmem_ctx_t ctx, T *dest, const T *source,
     check_stride(routine, "dst", dst);
     check_stride(routine, "sst", sst);
     if (n == 0) return;
-    check_symmetric(routine, "source", source, ((n - 1) * size_t(sst) + 1) * sizeof(T));
+    check_symmetric(routine, "source", source, strided_extent(routine, n, "sst", sst, sizeof(T)));
     const T *remote = port::remote_ptr(source, pe);
     for (size_t i = 0; i < n; ++i) dest[i * dst] = remote[i * sst];
 }
@@ -234,35 +242,35 @@ extern "C" {
 #define SHMEM_DEFINE_RMA_(T, N)                                                                                 \
     void shmem_ctx_##N##_put(shmem_ctx_t ctx, T *dest, const T *source, size_t nelems, int pe)                  \
     {                                                                                                             \
-        put("shmem_ctx_" #N "_put", ctx, dest, source, nelems * sizeof(T), pe);                                 \
+        put("shmem_ctx_" #N "_put", ctx, dest, source, nelems, sizeof(T), pe);                                 \
     }                                                                                                             \
     void shmem_##N##_put(T *dest, const T *source, size_t nelems, int pe)                                       \
     {                                                                                                             \
-        put("shmem_" #N "_put", D_, dest, source, nelems * sizeof(T), pe);                                      \
+        put("shmem_" #N "_put", D_, dest, source, nelems, sizeof(T), pe);                                      \
     }                                                                                                             \
     void shmem_ctx_##N##_get(shmem_ctx_t ctx, T *dest, const T *source, size_t nelems, int pe)                  \
     {                                                                                                             \
-        get("shmem_ctx_" #N "_get", ctx, dest, source, nelems * sizeof(T), pe);                                 \
+        get("shmem_ctx_" #N "_get", ctx, dest, source, nelems, sizeof(T), pe);                                 \
     }                                                                                                             \
     void shmem_##N##_get(T *dest, const T *source, size_t nelems, int pe)                                       \
     {                                                                                                             \
-        get("shmem_" #N "_get", D_, dest, source, nelems * sizeof(T), pe);                                      \
+        get("shmem_" #N "_get", D_, dest, source, nelems, sizeof(T), pe);                                      \
     }                                                                                                             \
     void shmem_ctx_##N##_put_nbi(shmem_ctx_t ctx, T *dest, const T *source, size_t nelems, int pe)              \
     {                                                                                                             \
-        put_nbi("shmem_ctx_" #N "_put_nbi", ctx, dest, source, nelems * sizeof(T), pe);                             \
+        put_nbi("shmem_ctx_" #N "_put_nbi", ctx, dest, source, nelems, sizeof(T), pe);                             \
     }                                                                                                             \
     void shmem_##N##_put_nbi(T *dest, const T *source, size_t nelems, int pe)                                   \
     {                                                                                                             \
-        put_nbi("shmem_" #N "_put_nbi", D_, dest, source, nelems * sizeof(T), pe);                                  \
+        put_nbi("shmem_" #N "_put_nbi", D_, dest, source, nelems, sizeof(T), pe);                                  \
     }                                                                                                             \
     void shmem_ctx_##N##_get_nbi(shmem_ctx_t ctx, T *dest, const T *source, size_t nelems, int pe)              \
     {                                                                                                             \
-        get_nbi("shmem_ctx_" #N "_get_nbi", ctx, dest, source, nelems * sizeof(T), pe);                             \
+        get_nbi("shmem_ctx_" #N "_get_nbi", ctx, dest, source, nelems, sizeof(T), pe);                             \
     }                                                                                                             \
     void shmem_##N##_get_nbi(T *dest, const T *source, size_t nelems, int pe)                                   \
     {                                                                                                             \
-        get_nbi("shmem_" #N "_get_nbi", D_, dest, source, nelems * sizeof(T), pe);                                  \
+        get_nbi("shmem_" #N "_get_nbi", D_, dest, source, nelems, sizeof(T), pe);                                  \
     }                                                                                                             \
     void shmem_ctx_##N##_p(shmem_ctx_t ctx, T *dest, T value, int pe) { p("shmem_ctx_" #N "_p", ctx, dest, value, pe); } \
     void shmem_##N##_p(T *dest, T value, int pe) { p("shmem_" #N "_p", D_, dest, value, pe); }                    \
@@ -292,35 +300,35 @@ SHMEM_RMA_TYPES(SHMEM_DEFINE_RMA_)
 #define SHMEM_DEFINE_RMA_SIZE_(BITS)                                                                             \
     void shmem_ctx_put##BITS(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe)            \
     {                                                                                                             \
-        put("shmem_ctx_put" #BITS, ctx, dest, source, nelems * (BITS / 8), pe);                                 \
+        put("shmem_ctx_put" #BITS, ctx, dest, source, nelems, BITS / 8, pe);                                 \
     }                                                                                                             \
     void shmem_put##BITS(void *dest, const void *source, size_t nelems, int pe)                                 \
     {                                                                                                             \
-        put("shmem_put" #BITS, D_, dest, source, nelems * (BITS / 8), pe);                                      \
+        put("shmem_put" #BITS, D_, dest, source, nelems, BITS / 8, pe);                                      \
     }                                                                                                             \
     void shmem_ctx_get##BITS(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe)            \
     {                                                                                                             \
-        get("shmem_ctx_get" #BITS, ctx, dest, source, nelems * (BITS / 8), pe);                                 \
+        get("shmem_ctx_get" #BITS, ctx, dest, source, nelems, BITS / 8, pe);                                 \
     }                                                                                                             \
     void shmem_get##BITS(void *dest, const void *source, size_t nelems, int pe)                                 \
     {                                                                                                             \
-        get("shmem_get" #BITS, D_, dest, source, nelems * (BITS / 8), pe);                                      \
+        get("shmem_get" #BITS, D_, dest, source, nelems, BITS / 8, pe);                                      \
     }                                                                                                             \
     void shmem_ctx_put##BITS##_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe)      \
     {                                                                                                             \
-        put_nbi("shmem_ctx_put" #BITS "_nbi", ctx, dest, source, nelems * (BITS / 8), pe);                          \
+        put_nbi("shmem_ctx_put" #BITS "_nbi", ctx, dest, source, nelems, BITS / 8, pe);                          \
     }                                                                                                             \
     void shmem_put##BITS##_nbi(void *dest, const void *source, size_t nelems, int pe)                           \
     {                                                                                                             \
-        put_nbi("shmem_put" #BITS "_nbi", D_, dest, source, nelems * (BITS / 8), pe);                               \
+        put_nbi("shmem_put" #BITS "_nbi", D_, dest, source, nelems, BITS / 8, pe);                               \
     }                                                                                                             \
     void shmem_ctx_get##BITS##_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe)      \
     {                                                                                                             \
-        get_nbi("shmem_ctx_get" #BITS "_nbi", ctx, dest, source, nelems * (BITS / 8), pe);                          \
+        get_nbi("shmem_ctx_get" #BITS "_nbi", ctx, dest, source, nelems, BITS / 8, pe);                          \
     }                                                                                                             \
     void shmem_get##BITS##_nbi(void *dest, const void *source, size_t nelems, int pe)                           \
     {                                                                                                             \
-        get_nbi("shmem_get" #BITS "_nbi", D_, dest, source, nelems * (BITS / 8), pe);                               \
+        get_nbi("shmem_get" #BITS "_nbi", D_, dest, source, nelems, BITS / 8, pe);                               \
     }                                                                                                             \
     void shmem_ctx_iput##BITS(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst,    \
                               size_t nelems, int pe)                                                             \
@@ -376,11 +384,11 @@ SHMEM_RMA_SIZES(SHMEM_DEFINE_IB_SIZED_)
 #define SHMEM_DEFINE_MEM_(NAME, OP)                                                                              \
     void shmem_ctx_##NAME(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe)               \
     {                                                                                                             \
-        OP("shmem_ctx_" #NAME, ctx, dest, source, nelems, pe);                                                  \
+        OP("shmem_ctx_" #NAME, ctx, dest, source, nelems, 1, pe);                                               \
     }                                                                                                             \
     void shmem_##NAME(void *dest, const void *source, size_t nelems, int pe)                                    \
     {                                                                                                             \
-        OP("shmem_" #NAME, D_, dest, source, nelems, pe);                                                       \
+        OP("shmem_" #NAME, D_, dest, source, nelems, 1, pe);                                                    \
     }
 SHMEM_DEFINE_MEM_(putmem, put)
 SHMEM_DEFINE_MEM_(getmem, get)

@@ -49,13 +49,13 @@ template <class T>
 void do_put_signal(const char *r, shmem_ctx_t c, T *dest, const T *source, size_t nelems, uint64_t *sig_addr,
                    uint64_t signal, int sig_op, int pe)
 {
-    put_signal(r, c, dest, source, nelems * sizeof(T), sig_addr, signal, sig_op, pe);
+    put_signal(r, c, dest, source, bytes_of(r, "nelems", nelems, sizeof(T)), sig_addr, signal, sig_op, pe);
 }
 template <class T>
 void do_put_signal_nbi(const char *r, shmem_ctx_t c, T *dest, const T *source, size_t nelems, uint64_t *sig_addr,
                        uint64_t signal, int sig_op, int pe)
 {
-    put_signal(r, c, dest, source, nelems * sizeof(T), sig_addr, signal, sig_op, pe);
+    put_signal(r, c, dest, source, bytes_of(r, "nelems", nelems, sizeof(T)), sig_addr, signal, sig_op, pe);
 }
 
 }  // namespace
