@@ -322,7 +322,7 @@ void shmemx_channel_set_init(shmemx_channel_set_t *set, shmemx_channel_t *chans,
         u.m().s("nchans = ").i(nchans).s("; expected nchans >= 1");
         u.fail();
     }
-    check_symmetric(routine, "chans", chans, size_t(nchans) * sizeof *chans);
+    check_symmetric(routine, "chans", chans, bytes_of(routine, "nchans", size_t(nchans), sizeof *chans));
     const int me = port::my_pe();
     int others = 0;
     for (int i = 0; i < nchans; ++i) {
