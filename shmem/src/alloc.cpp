@@ -19,7 +19,7 @@ void (*release_next)();
 void reset_heap()
 {
     const auto &g = port::geometry;
-    state.heap.init(g.heap_lo, g.heap_hi);
+    state.heap.init(g.heap_lo, g.heap_hi, checks);  // guarded where checks are on (heap.hpp)
 }
 
 void release_heap()
@@ -100,9 +100,30 @@ void report_exhausted(const char *routine, size_t size)
     m.write();
 }
 
+// With checks: the heap's red zones, headers and freed blocks are intact (heap.hpp, guarded mode), verified at every
+// allocation routine; the first damage ends the run with the block, its size and the first damaged byte.
+void check_heap(const char *routine)
+{
+    if constexpr (!checks) return;
+    const BrkHeap::Problem p = state.heap.verify();
+    if (p.damage == BrkHeap::Damage::none) return;
+    Usage u(routine);
+    u.m().s("the symmetric heap is damaged: ");
+    if (p.damage == BrkHeap::Damage::overrun)
+        u.m().s("the block at ").x(p.block).s(" (").u(p.size).s(" bytes) was written past its end, from byte +")
+            .u(p.offset).s(" (a put or a store beyond the block)");
+    else if (p.damage == BrkHeap::Damage::use_after_free)
+        u.m().s("the block at ").x(p.block).s(" (").u(p.size).s(" bytes) was written after shmem_free, at byte +")
+            .u(p.offset);
+    else
+        u.m().s("the header of the block at ").x(p.block).s(" was overwritten (a store just below the block)");
+    u.fail();
+}
+
 void *allocate(const char *routine, size_t size, size_t align)
 {
     check_init(routine);
+    check_heap(routine);
     check_collective(routine, size, align);
     void *p = state.heap.alloc(size, align);
     if (p == nullptr) {
@@ -170,6 +191,7 @@ void *shmem_calloc(size_t count, size_t size)
 void shmem_free(void *ptr)
 {
     check_init("shmem_free");
+    check_heap("shmem_free");
     check_collective("shmem_free", offset_of(ptr), 0);
     port::quiet();
     sync_all();  // nobody still uses the block on any PE
@@ -187,6 +209,7 @@ void *shmem_realloc(void *ptr, size_t size)
 {
     if (ptr == nullptr) return allocate("shmem_realloc", size, BrkHeap::min_align);
     check_init("shmem_realloc");
+    check_heap("shmem_realloc");
     check_collective("shmem_realloc", offset_of(ptr), size);
     check_block("shmem_realloc", ptr);
     port::quiet();

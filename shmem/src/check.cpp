@@ -40,6 +40,17 @@ void fail_not_symmetric(const char *routine, const char *arg, const void *addr, 
     u.fail();
 }
 
+void check_not_freed(const char *routine, const char *arg, const void *addr, size_t bytes)
+{
+    uintptr_t hole = 0;
+    size_t hole_size = 0;
+    if (bytes == 0 || !state.heap.in_hole(reinterpret_cast<uintptr_t>(addr), bytes, &hole, &hole_size)) return;
+    Usage u(routine);
+    u.m().s(arg).s(" = ").p(addr).s(" (").u(bytes).s(" bytes) lies in a block of the symmetric heap that was freed, [")
+        .x(hole).s(", ").x(hole + hole_size).s("); expected memory of a live block");
+    u.fail();
+}
+
 void fail_misaligned(const char *routine, const char *arg, const void *addr, size_t align)
 {
     Usage u(routine);

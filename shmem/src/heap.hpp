@@ -12,6 +12,17 @@
 //   - no two adjacent blocks are free (free() merges), and the last block is never free (the break moves back
 //     over it), so freeing the last block reclaims every free block below it as well;
 //   - a free block is reused (first fit, split when the rest can hold a block) before the break grows.
+//
+// Guarded mode (init(..., true): the library's builds with argument checks) adds what catches a program that
+// writes where it should not:
+//   - every live block has a red zone: its payload is its size rounded up to 16, plus 16 bytes or more of guard
+//     (guard_byte), whose length in 16-byte units is in bits 1-2 of the size word;
+//   - the magic of every header is a check value of the header's address, its size word and its predecessor
+//     distance, so a header that something overwrote is recognised as such;
+//   - free blocks are poisoned (free_byte), and the poison is checked when a hole is reused;
+//   - the holes' span [holes_lo, holes_hi) is kept, so that a put can be refused if it falls into a free block
+//     (in_hole) at the cost of one compare while there are no holes.
+// verify() walks the heap and returns the first damage it finds.
 #pragma once
 
 #include <stddef.h>
@@ -24,15 +35,79 @@ class BrkHeap {
 public:
     static constexpr size_t header_size = 16;
     static constexpr size_t min_align = 16;
+    static constexpr size_t guard_size = 16;
+    static constexpr unsigned char guard_byte = 0xfd;  // a live block's red zone
+    static constexpr unsigned char free_byte = 0xdd;   // a free block's poison
 
-    void init(uintptr_t lo, uintptr_t hi)
+    void init(uintptr_t lo, uintptr_t hi, bool guarded = false)
     {
         lo_ = align_up(lo, min_align);
         hi_ = hi & ~uintptr_t(min_align - 1);
         if (hi_ < lo_) hi_ = lo_;
         brk_ = lo_;
         last_ = 0;
+        guarded_ = guarded;
+        holes_lo_ = holes_hi_ = 0;
     }
+
+    // What verify() found: the block (its payload and payload size), the kind of damage and the offset in the
+    // payload of the first damaged byte (for a header: the header's own address is payload - header_size).
+    enum class Damage { none, header, overrun, use_after_free };
+    struct Problem {
+        Damage damage = Damage::none;
+        uintptr_t block = 0;  // payload address
+        size_t size = 0;      // payload bytes the program may use (rounded to 16), or the free block's size
+        size_t offset = 0;    // first damaged byte, from block
+    };
+
+    // Guarded mode: the first damage in the heap, in address order (Damage::none if there is none). A header that
+    // fails its check ends the walk: the sizes after it cannot be trusted.
+    Problem verify() const
+    {
+        Problem p;
+        if (!guarded_) return p;
+        for (uintptr_t h = lo_; h < brk_; h = next(h)) {
+            if (!sealed(h) || next(h) > brk_ || next(h) <= h) {
+                p.damage = Damage::header, p.block = payload(h), p.size = 0, p.offset = 0;
+                return p;
+            }
+            const unsigned char *b = reinterpret_cast<const unsigned char *>(payload(h));
+            if (is_free(h)) {
+                for (size_t i = 0; i < payload_size(h); ++i)
+                    if (b[i] != free_byte) {
+                        p.damage = Damage::use_after_free, p.block = payload(h), p.size = payload_size(h);
+                        p.offset = i;
+                        return p;
+                    }
+            } else {
+                const size_t usable = usable_size(h);
+                for (size_t i = usable; i < payload_size(h); ++i)
+                    if (b[i] != guard_byte) {
+                        p.damage = Damage::overrun, p.block = payload(h), p.size = usable, p.offset = i;
+                        return p;
+                    }
+            }
+        }
+        return p;
+    }
+
+    // Guarded mode: does [a, a + bytes) overlap a free block below the break? (One compare while there are no
+    // holes, or the range is outside their span.) *hole is set to the free block's payload and size.
+    bool maybe_in_hole(uintptr_t a, size_t bytes) const
+    {
+        return holes_hi_ != 0 && a < holes_hi_ && a + bytes > holes_lo_;
+    }
+    bool in_hole(uintptr_t a, size_t bytes, uintptr_t *hole, size_t *hole_size) const
+    {
+        if (!maybe_in_hole(a, bytes)) return false;
+        for (uintptr_t h = holes_lo_ - header_size; h < brk_ && h < holes_hi_; h = next(h))
+            if (is_free(h) && a < next(h) && a + bytes > payload(h)) {
+                *hole = payload(h), *hole_size = payload_size(h);
+                return true;
+            }
+        return false;
+    }
+    bool guarded() const { return guarded_; }
 
     uintptr_t lo() const { return lo_; }
     uintptr_t hi() const { return hi_; }
@@ -43,14 +118,15 @@ public:
     // there is no room. size 0 yields nullptr.
     void *alloc(size_t size, size_t align = min_align)
     {
-        if (size == 0 || size > hi_ - lo_) return nullptr;
+        if (size == 0 || size > hi_ - lo_ - guard()) return nullptr;
         if (align < min_align) align = min_align;
-        const size_t need = align_up(size, min_align);
+        const size_t need = align_up(size, min_align) + guard();
         // first fit among the holes
         for (uintptr_t h = lo_; h < brk_; h = next(h)) {
             if (!is_free(h) || payload_size(h) < need || (payload(h) & (align - 1)) != 0) continue;
             set_size(h, payload_size(h), false);
             split(h, need);
+            arm(h, size);
             return reinterpret_cast<void *>(payload(h));
         }
         // at the break; alignment padding in front becomes a free block (at least a header: all multiples of 16)
@@ -59,8 +135,11 @@ public:
         if (h != brk_) {
             uintptr_t pad = brk_;
             append(pad, h - pad - header_size, true);
+            poison(pad);
         }
         append(h, need, false);
+        arm(h, size);
+        update_holes();
         return reinterpret_cast<void *>(payload(h));
     }
 
@@ -70,22 +149,24 @@ public:
         uintptr_t a = reinterpret_cast<uintptr_t>(p);
         if (a < lo_ + header_size || a >= brk_ || (a & (min_align - 1)) != 0) return false;
         uintptr_t h = a - header_size;
-        if (magic(h) != magic_value || is_free(h)) return false;
+        if (!sealed(h) || is_free(h)) return false;
         if (prev_total(h) > h - lo_) return false;
         if (next(h) > brk_) return false;
         return next(h) == brk_ || prev_total(next(h)) == next(h) - h;
     }
 
-    // Size of a live block's payload (what realloc may keep).
-    size_t size_of(const void *p) const { return payload_size(reinterpret_cast<uintptr_t>(p) - header_size); }
+    // Size of a live block's payload that the program may use (what realloc may keep).
+    size_t size_of(const void *p) const { return usable_size(reinterpret_cast<uintptr_t>(p) - header_size); }
 
     // Frees a live block (the caller checked owns()).
     void free(void *p)
     {
         uintptr_t h = reinterpret_cast<uintptr_t>(p) - header_size;
         set_size(h, payload_size(h), true);
+        poison(h);
         h = merge_around(h);
         if (next(h) == brk_) drop_last(h);
+        update_holes();
     }
 
     // Resizes a live block in place when it can (shrink, grow into a free neighbour or at the break), else
@@ -93,27 +174,35 @@ public:
     void *realloc(void *p, size_t size)
     {
         uintptr_t h = reinterpret_cast<uintptr_t>(p) - header_size;
-        const size_t need = align_up(size, min_align);
-        if (size > hi_ - lo_) return nullptr;
+        if (size > hi_ - lo_ - guard()) return nullptr;
+        const size_t need = align_up(size, min_align) + guard();
+        const size_t kept = usable_size(h) < size ? usable_size(h) : size;  // contents that survive
         if (need <= payload_size(h)) {
+            set_size(h, payload_size(h), false);
             split(h, need);
+            arm(h, size);
+            update_holes();
             return p;
         }
         if (next(h) == brk_) {  // last block: move the break
             if (hi_ - payload(h) < need) return nullptr;
             set_size(h, need, false);
             brk_ = next(h);
+            arm(h, size);
             return p;
         }
         uintptr_t n = next(h);
         if (is_free(n) && payload_size(h) + header_size + payload_size(n) >= need) {
             absorb_next(h);
+            set_size(h, payload_size(h), false);
             split(h, need);
+            arm(h, size);
+            update_holes();
             return p;
         }
         void *q = alloc(size);
         if (q == nullptr) return nullptr;
-        memcpy(q, p, payload_size(h));
+        memcpy(q, p, kept);
         free(p);
         return q;
     }
@@ -121,18 +210,71 @@ public:
 private:
     static constexpr uint64_t magic_value = 0x5348;  // "SH"
     static constexpr uint64_t free_bit = 1;
+    static constexpr uint64_t size_flags = 7;  // bit 0: free; bits 1-2: guard units (guarded live blocks)
 
     static uintptr_t align_up(uintptr_t v, size_t a) { return (v + a - 1) & ~uintptr_t(a - 1); }
 
     static uint64_t *hdr(uintptr_t h) { return reinterpret_cast<uint64_t *>(h); }
-    static size_t payload_size(uintptr_t h) { return size_t(hdr(h)[0] & ~free_bit); }
+    static size_t payload_size(uintptr_t h) { return size_t(hdr(h)[0] & ~size_flags); }
+    static size_t guard_units(uintptr_t h) { return size_t(hdr(h)[0] >> 1) & 3; }
+    // What the program may use of a live block: the payload without its red zone.
+    static size_t usable_size(uintptr_t h) { return payload_size(h) - guard_units(h) * guard_size; }
     static bool is_free(uintptr_t h) { return (hdr(h)[0] & free_bit) != 0; }
     static size_t prev_total(uintptr_t h) { return size_t(hdr(h)[1] & ((uint64_t(1) << 48) - 1)); }
     static uint64_t magic(uintptr_t h) { return hdr(h)[1] >> 48; }
+    // The check value of header h: "SH" mixed with the header's address, size word and predecessor distance.
+    static uint64_t check_value(uintptr_t h)
+    {
+        uint64_t x = uint64_t(h) ^ (hdr(h)[0] * 0x9e3779b97f4a7c15ull) ^ ((hdr(h)[1] & ((uint64_t(1) << 48) - 1)) << 7);
+        x ^= x >> 29;
+        x *= 0xbf58476d1ce4e5b9ull;
+        x ^= x >> 32;
+        return (magic_value ^ x) & 0xffff;
+    }
+    static bool sealed(uintptr_t h) { return magic(h) == check_value(h); }
+    static void seal(uintptr_t h)
+    {
+        hdr(h)[1] = (hdr(h)[1] & ((uint64_t(1) << 48) - 1)) | (check_value(h) << 48);
+    }
+    size_t guard() const { return guarded_ ? guard_size : 0; }
+    // Guarded mode: block h now holds a live payload of `size` bytes: the rest of its payload becomes red zone.
+    void arm(uintptr_t h, size_t size)
+    {
+        if (!guarded_) return;
+        const size_t usable = align_up(size, min_align);
+        const size_t units = (payload_size(h) - usable) / guard_size;  // 1 or 2: split keeps less than 32 over
+        hdr(h)[0] = (hdr(h)[0] & ~uint64_t(6)) | (uint64_t(units) << 1);
+        seal(h);
+        memset(reinterpret_cast<void *>(payload(h) + usable), guard_byte, payload_size(h) - usable);
+    }
+    // Guarded mode: a free block's payload is poison.
+    void poison(uintptr_t h)
+    {
+        if (guarded_) memset(reinterpret_cast<void *>(payload(h)), free_byte, payload_size(h));
+    }
+    // Guarded mode: the span of the free blocks below the break.
+    void update_holes()
+    {
+        if (!guarded_) return;
+        holes_lo_ = holes_hi_ = 0;
+        for (uintptr_t h = lo_; h < brk_; h = next(h))
+            if (is_free(h)) {
+                if (holes_hi_ == 0) holes_lo_ = payload(h);
+                holes_hi_ = next(h);
+            }
+    }
     static uintptr_t payload(uintptr_t h) { return h + header_size; }
     static uintptr_t next(uintptr_t h) { return h + header_size + payload_size(h); }
-    static void set_size(uintptr_t h, size_t size, bool free) { hdr(h)[0] = uint64_t(size) | (free ? free_bit : 0); }
-    static void set_prev(uintptr_t h, size_t prev) { hdr(h)[1] = (magic_value << 48) | uint64_t(prev); }
+    static void set_size(uintptr_t h, size_t size, bool free)
+    {
+        hdr(h)[0] = uint64_t(size) | (free ? free_bit : 0);
+        seal(h);
+    }
+    static void set_prev(uintptr_t h, size_t prev)
+    {
+        hdr(h)[1] = uint64_t(prev);
+        seal(h);
+    }
 
     // Writes a new block at the break (h >= brk_, which is where the last block ends).
     void append(uintptr_t h, size_t size, bool free)
@@ -153,6 +295,7 @@ private:
         uintptr_t rest = next(h);
         set_size(rest, have - need - header_size, true);
         set_prev(rest, rest - h);
+        if (!was_free) poison(rest);  // a live block's tail (a hole's is poison already)
         if (rest + header_size + payload_size(rest) == brk_) {
             last_ = rest;
         } else {
@@ -167,7 +310,9 @@ private:
     {
         uintptr_t n = next(h);
         bool n_last = next(n) == brk_;
-        set_size(h, payload_size(h) + header_size + payload_size(n), is_free(h));
+        const bool h_free = is_free(h), n_free = is_free(n);
+        set_size(h, payload_size(h) + header_size + payload_size(n), h_free);
+        if (guarded_ && h_free && n_free) memset(reinterpret_cast<void *>(n), free_byte, header_size);
         if (n_last) {
             last_ = h;
         } else {
@@ -198,6 +343,8 @@ private:
 
     uintptr_t lo_ = 0, hi_ = 0, brk_ = 0;
     uintptr_t last_ = 0;  // header of the last block, 0 if none
+    bool guarded_ = false;
+    uintptr_t holes_lo_ = 0, holes_hi_ = 0;  // guarded mode: payload of the first free block, end of the last
 };
 
 }  // namespace shmem::detail

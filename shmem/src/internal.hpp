@@ -146,11 +146,17 @@ inline void check_pe(const char *routine, int pe)
 }
 // Zero bytes at any address, null included, are accepted: nothing is accessed, and the specification supports a
 // null pointer with a length of 0 (1.5, annex "Undefined Behavior") in every routine that takes both.
+// With checks the heap is guarded (heap.hpp): a range that meets the span of the free blocks is looked at more
+// closely, out of line, and refused if it lies in a block that shmem_free has freed.
+void check_not_freed(const char *routine, const char *arg, const void *addr, size_t bytes);
 inline void check_symmetric(const char *routine, const char *arg, const void *addr, size_t bytes)
 {
-    if constexpr (checks)
+    if constexpr (checks) {
         if (__builtin_expect(bytes != 0 && !is_symmetric(addr, bytes), 0))
             fail_not_symmetric(routine, arg, addr, bytes);
+        if (__builtin_expect(state.heap.maybe_in_hole(reinterpret_cast<uintptr_t>(addr), bytes), 0))
+            check_not_freed(routine, arg, addr, bytes);
+    }
 }
 [[noreturn]] void fail_misaligned(const char *routine, const char *arg, const void *addr, size_t align);
 inline void check_aligned(const char *routine, const char *arg, const void *addr, size_t align)

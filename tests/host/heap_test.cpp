@@ -212,3 +212,116 @@ TEST(BrkHeap, RandomSequencesKeepTheInvariants)
 }
 
 }  // namespace
+
+// ---- guarded mode (the library's builds with checks) --------------------------------------------------------
+
+namespace {
+
+struct GuardedArena {
+    alignas(4096) unsigned char bytes[1 << 16];
+    BrkHeap heap;
+    GuardedArena() { heap.init(reinterpret_cast<uintptr_t>(bytes), reinterpret_cast<uintptr_t>(bytes) + sizeof bytes, true); }
+};
+
+using Damage = BrkHeap::Damage;
+
+TEST(GuardedHeap, CleanHeapVerifies)
+{
+    GuardedArena a;
+    void *p = a.heap.alloc(32), *q = a.heap.alloc(100), *r = a.heap.alloc(7);
+    ASSERT_TRUE(p && q && r);
+    std::memset(p, 1, 32);
+    std::memset(q, 2, 100);
+    std::memset(r, 3, 7);
+    EXPECT_EQ(a.heap.verify().damage, Damage::none);
+    EXPECT_EQ(a.heap.size_of(p), 32u);
+    EXPECT_EQ(a.heap.size_of(q), 112u);  // rounded to 16: what the program may use
+    a.heap.free(q);
+    EXPECT_EQ(a.heap.verify().damage, Damage::none);
+    void *s = a.heap.realloc(p, 20);
+    EXPECT_EQ(s, p);
+    EXPECT_EQ(a.heap.verify().damage, Damage::none);
+}
+
+TEST(GuardedHeap, OverrunIsFoundInTheBlockThatOverran)
+{
+    // 8 longs put into a block of 4: the red zone of that block, not the next one's header, is reported.
+    GuardedArena a;
+    auto *p = static_cast<unsigned char *>(a.heap.alloc(32));
+    void *q = a.heap.alloc(32);
+    ASSERT_TRUE(p && q);
+    std::memset(p, 7, 64);
+    const BrkHeap::Problem pr = a.heap.verify();
+    EXPECT_EQ(pr.damage, Damage::overrun);
+    EXPECT_EQ(pr.block, reinterpret_cast<uintptr_t>(p));
+    EXPECT_EQ(pr.size, 32u);
+    EXPECT_EQ(pr.offset, 32u);  // the first byte past the block
+}
+
+TEST(GuardedHeap, OverwrittenHeaderIsRecognised)
+{
+    GuardedArena a;
+    void *p = a.heap.alloc(32);
+    auto *q = static_cast<unsigned char *>(a.heap.alloc(32));
+    ASSERT_TRUE(p && q);
+    q[-8] ^= 1;  // one bit of q's header (a stray write, not an overrun)
+    const BrkHeap::Problem pr = a.heap.verify();
+    EXPECT_EQ(pr.damage, Damage::header);
+    EXPECT_EQ(pr.block, reinterpret_cast<uintptr_t>(q));
+    EXPECT_FALSE(a.heap.owns(q));
+}
+
+TEST(GuardedHeap, WriteAfterFreeIsFoundAndPutsIntoHolesAreRefused)
+{
+    GuardedArena a;
+    auto *p = static_cast<unsigned char *>(a.heap.alloc(64));
+    void *q = a.heap.alloc(64);
+    ASSERT_TRUE(p && q);
+    uintptr_t hole = 0;
+    size_t hole_size = 0;
+    EXPECT_FALSE(a.heap.in_hole(reinterpret_cast<uintptr_t>(p), 8, &hole, &hole_size));
+    a.heap.free(p);
+    EXPECT_TRUE(a.heap.in_hole(reinterpret_cast<uintptr_t>(p) + 8, 8, &hole, &hole_size));
+    EXPECT_EQ(hole, reinterpret_cast<uintptr_t>(p));
+    EXPECT_GE(hole_size, 64u);
+    EXPECT_FALSE(a.heap.in_hole(reinterpret_cast<uintptr_t>(q), 8, &hole, &hole_size));
+    p[10] = 42;  // a store into the freed block
+    const BrkHeap::Problem pr = a.heap.verify();
+    EXPECT_EQ(pr.damage, Damage::use_after_free);
+    EXPECT_EQ(pr.block, reinterpret_cast<uintptr_t>(p));
+    EXPECT_EQ(pr.offset, 10u);
+}
+
+TEST(GuardedHeap, RandomSequencesStayClean)
+{
+    GuardedArena a;
+    std::mt19937 rng(7);
+    std::vector<std::pair<unsigned char *, size_t>> live;
+    for (int step = 0; step < 3000; ++step) {
+        const unsigned op = rng() % 3;
+        if (op == 0 || live.empty()) {
+            const size_t size = 1 + rng() % 300;
+            auto *p = static_cast<unsigned char *>(a.heap.alloc(size, size_t(16) << (rng() % 3)));
+            if (p) {
+                std::memset(p, int(step), size);
+                live.push_back({p, size});
+            }
+        } else if (op == 1) {
+            const size_t i = rng() % live.size();
+            a.heap.free(live[i].first);
+            live.erase(live.begin() + long(i));
+        } else {
+            const size_t i = rng() % live.size();
+            const size_t size = 1 + rng() % 400;
+            auto *p = static_cast<unsigned char *>(a.heap.realloc(live[i].first, size));
+            if (p) {
+                std::memset(p, int(step), size);
+                live[i] = {p, size};
+            }
+        }
+        ASSERT_EQ(a.heap.verify().damage, Damage::none) << "step " << step;
+        for (auto &[p, size] : live) ASSERT_TRUE(a.heap.owns(p));
+    }
+}
+
+}  // namespace
