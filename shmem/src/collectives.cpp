@@ -17,6 +17,10 @@ namespace shmem::detail {
 struct TeamScratch {
     long flags[flag_count];
     alignas(16) unsigned char work[SHMEM_TEAM_WORK_BYTES];
+    // With checks: the arguments of the team's collectives, published for check_agreement, by the parity of the
+    // team's count of them: rank 0 may be one such collective ahead of a member, never two (each starts with a
+    // barrier of the team), so the member reads the words of its own collective.
+    uint64_t agree[checks ? 2 : 0][4];
 };
 TeamScratch team_scratch[max_teams];
 
@@ -24,6 +28,44 @@ Group team_group(shmem_team_s *t)
 {
     TeamScratch &s = team_scratch[t->slot];
     return Group{t->start, t->stride, t->size, t->my_pe, s.flags, s.work, sizeof s.work};
+}
+
+// A routine's identity across PEs (each has its own copy of the image, at its own address): its name, hashed.
+static uint64_t name_hash(const char *s)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (; *s != '\0'; ++s) h = (h ^ uint8_t(*s)) * 0x100000001b3ull;
+    return h;
+}
+
+
+void check_agreement(const char *routine, shmem_team_s *t, const char *n1, int64_t v1, const char *n2, int64_t v2,
+                     const char *n3, int64_t v3)
+{
+    if constexpr (checks) {
+        if (t->size == 1) return;
+        uint64_t *mine = team_scratch[t->slot].agree[t->agree_seq++ & 1];
+        const uint64_t values[4] = {name_hash(routine), uint64_t(v1), uint64_t(v2), uint64_t(v3)};
+        for (int i = 0; i < 4; ++i) __atomic_store_n(&mine[i], values[i], __ATOMIC_RELAXED);
+        group_barrier(team_group(t));  // every member has published (a release barrier)
+        if (t->my_pe == 0) return;
+        const int pe0 = team_world_pe(t, 0);
+        const uint64_t *theirs = port::remote_ptr(mine, pe0);
+        const char *names[4] = {nullptr, n1, n2, n3};
+        for (int i = 0; i < 4; ++i) {
+            const uint64_t v = __atomic_load_n(&theirs[i], __ATOMIC_ACQUIRE);
+            if (v == values[i]) continue;
+            Usage u(routine);
+            if (i == 0)
+                u.m().s("PE ").i(pe0).s(" (PE 0 of the team) called another collective routine at this point; ")
+                    .s("every PE of a team calls the same collectives in the same order");
+            else
+                u.m().s(names[i]).s(" = ").i(long(int64_t(values[i]))).s(", but PE ").i(pe0)
+                    .s(" (PE 0 of the team) passed ").s(names[i]).s(" = ").i(long(int64_t(v)))
+                    .s("; every PE of the team must pass the same");
+            u.fail();
+        }
+    }
 }
 
 namespace {
@@ -283,10 +325,13 @@ Group active_set(const char *routine, int start, int log_stride, int size, long 
                  wrk_bytes};
 }
 
-Group checked_team(const char *routine, shmem_team_t team)
+// Teams' collectives: the team checked and, with checks, the arguments that must agree compared across it.
+Group checked_team(const char *routine, shmem_team_t team, const char *n1 = nullptr, int64_t v1 = 0,
+                   const char *n2 = nullptr, int64_t v2 = 0, const char *n3 = nullptr, int64_t v3 = 0)
 {
     check_init(routine);
     check_team(routine, team);
+    check_agreement(routine, team, n1, v1, n2, v2, n3, v3);
     return team_group(team);
 }
 
@@ -375,7 +420,7 @@ void reduction(const char *routine, const Group &g, T *dest, const T *source, si
 template <class T>
 int scan_team(const char *routine, shmem_team_t team, T *dest, const T *source, size_t nelems, bool exclusive)
 {
-    const Group g = checked_team(routine, team);
+    const Group g = checked_team(routine, team, "nelems", int64_t(nelems));
     if (nelems == 0) return 0;  // nothing to add up on any rank: no communication (any pointers are fine)
     size_t bytes;
     if constexpr (checks) {
@@ -433,7 +478,7 @@ void shmem_barrier(int PE_start, int logPE_stride, int PE_size, long *pSync)
 #define SHMEM_DEFINE_COLL_(T, N)                                                                                 \
     int shmem_##N##_broadcast(shmem_team_t team, T *dest, const T *source, size_t nelems, int PE_root)          \
     {                                                                                                             \
-        bcast_team("shmem_" #N "_broadcast", checked_team("shmem_" #N "_broadcast", team), dest, source,             \
+        bcast_team("shmem_" #N "_broadcast", checked_team("shmem_" #N "_broadcast", team, "nelems", int64_t(nelems), "PE_root", PE_root), dest, source,             \
               bytes_of("shmem_" #N "_broadcast", "nelems", nelems, sizeof(T)), PE_root);                              \
         return 0;                                                                                                 \
     }                                                                                                             \
@@ -445,20 +490,20 @@ void shmem_barrier(int PE_start, int logPE_stride, int PE_size, long *pSync)
     }                                                                                                             \
     int shmem_##N##_fcollect(shmem_team_t team, T *dest, const T *source, size_t nelems)                        \
     {                                                                                                             \
-        fcollect("shmem_" #N "_fcollect", checked_team("shmem_" #N "_fcollect", team), dest, source,            \
+        fcollect("shmem_" #N "_fcollect", checked_team("shmem_" #N "_fcollect", team, "nelems", int64_t(nelems)), dest, source,            \
                  bytes_of("shmem_" #N "_fcollect", "nelems", nelems, sizeof(T)));                                     \
         return 0;                                                                                                 \
     }                                                                                                             \
     int shmem_##N##_alltoall(shmem_team_t team, T *dest, const T *source, size_t nelems)                        \
     {                                                                                                             \
-        all2all("shmem_" #N "_alltoall", checked_team("shmem_" #N "_alltoall", team), dest, source,             \
+        all2all("shmem_" #N "_alltoall", checked_team("shmem_" #N "_alltoall", team, "nelems", int64_t(nelems)), dest, source,             \
                 bytes_of("shmem_" #N "_alltoall", "nelems", nelems, sizeof(T)), 1, 1, 1);                             \
         return 0;                                                                                                 \
     }                                                                                                             \
     int shmem_##N##_alltoalls(shmem_team_t team, T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst,       \
                               size_t nelems)                                                                      \
     {                                                                                                             \
-        all2all("shmem_" #N "_alltoalls", checked_team("shmem_" #N "_alltoalls", team), dest, source,           \
+        all2all("shmem_" #N "_alltoalls", checked_team("shmem_" #N "_alltoalls", team, "dst", dst, "sst", sst, "nelems", int64_t(nelems)), dest, source,           \
                 sizeof(T), dst, sst, nelems);                                                                     \
         return 0;                                                                                                 \
     }
@@ -467,7 +512,7 @@ SHMEM_RMA_TYPES(SHMEM_DEFINE_COLL_)
 
 int shmem_broadcastmem(shmem_team_t team, void *dest, const void *source, size_t nelems, int PE_root)
 {
-    bcast_team("shmem_broadcastmem", checked_team("shmem_broadcastmem", team), dest, source, nelems, PE_root);
+    bcast_team("shmem_broadcastmem", checked_team("shmem_broadcastmem", team, "nelems", int64_t(nelems), "PE_root", PE_root), dest, source, nelems, PE_root);
     return 0;
 }
 int shmem_collectmem(shmem_team_t team, void *dest, const void *source, size_t nelems)
@@ -477,25 +522,25 @@ int shmem_collectmem(shmem_team_t team, void *dest, const void *source, size_t n
 }
 int shmem_fcollectmem(shmem_team_t team, void *dest, const void *source, size_t nelems)
 {
-    fcollect("shmem_fcollectmem", checked_team("shmem_fcollectmem", team), dest, source, nelems);
+    fcollect("shmem_fcollectmem", checked_team("shmem_fcollectmem", team, "nelems", int64_t(nelems)), dest, source, nelems);
     return 0;
 }
 int shmem_alltoallmem(shmem_team_t team, void *dest, const void *source, size_t nelems)
 {
-    all2all("shmem_alltoallmem", checked_team("shmem_alltoallmem", team), dest, source, nelems, 1, 1, 1);
+    all2all("shmem_alltoallmem", checked_team("shmem_alltoallmem", team, "nelems", int64_t(nelems)), dest, source, nelems, 1, 1, 1);
     return 0;
 }
 int shmem_alltoallsmem(shmem_team_t team, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst,
                        size_t nelems)
 {
-    all2all("shmem_alltoallsmem", checked_team("shmem_alltoallsmem", team), dest, source, 1, dst, sst, nelems);
+    all2all("shmem_alltoallsmem", checked_team("shmem_alltoallsmem", team, "dst", dst, "sst", sst, "nelems", int64_t(nelems)), dest, source, 1, dst, sst, nelems);
     return 0;
 }
 
 #define SHMEM_DEFINE_REDUCE_(T, N, OP, OPTYPE)                                                                   \
     int shmem_##N##_##OP##_reduce(shmem_team_t team, T *dest, const T *source, size_t nreduce)                  \
     {                                                                                                             \
-        reduction("shmem_" #N "_" #OP "_reduce", checked_team("shmem_" #N "_" #OP "_reduce", team), dest,       \
+        reduction("shmem_" #N "_" #OP "_reduce", checked_team("shmem_" #N "_" #OP "_reduce", team, "nreduce", int64_t(nreduce)), dest,       \
                   source, nreduce, OPTYPE());                                                                     \
         return 0;                                                                                                 \
     }

@@ -7,8 +7,8 @@ using namespace shmem::detail;
 // The predefined teams: every PE, in order. WORLD and SHARED have the same members on this machine (every PE's
 // memory is reachable by load/store from every other), but their own scratch slots (0 and 1), so their
 // collectives never share flags. Their size and this PE's number come from the port (init_predefined below).
-shmem_team_s shmemi_team_world = {0, 1, 0, 0, 0, 0, {0}, 0};
-shmem_team_s shmemi_team_shared = {0, 1, 0, 0, 1, 0, {0}, 0};
+shmem_team_s shmemi_team_world = {0, 1, 0, 0, 0, 0, {0}, 0, 0};
+shmem_team_s shmemi_team_shared = {0, 1, 0, 0, 1, 0, {0}, 0, 0};
 
 namespace shmem::detail {
 
@@ -103,6 +103,7 @@ shmem_team_t make_team(shmem_team_s *parent, int start, int stride, int size, in
     t->my_pe = off / stride;
     t->slot = slot;
     t->n_ctx = 0;
+    t->agree_seq = 0;
     t->config_mask = config_mask;
     t->config.num_contexts = (config != nullptr && (config_mask & SHMEM_TEAM_NUM_CONTEXTS)) ? config->num_contexts : 0;
     used_slots |= SlotMask(1) << slot;
@@ -205,6 +206,9 @@ int shmem_team_split_strided(shmem_team_t parent, int start, int stride, int siz
     *new_team = SHMEM_TEAM_INVALID;
     if (parent == SHMEM_TEAM_INVALID) return -1;
     check_team(routine, parent);
+    // Every member of the parent must pass the same triplet (else some would wait in the slot agreement below for
+    // others that returned): compared first, with checks.
+    check_agreement(routine, parent, "start", start, "stride", stride, "size", size);
     if (size == 1) stride = 1;  // one member: the stride means nothing (1.6: stride 0 is valid with size 1 only)
     // 1.6: a valid triplet names parent PEs start + i * stride, 0 <= i < size, all within 0 .. N - 1, in increasing
     // order for a positive stride and decreasing for a negative one: no wrap-around. Any other triplet is a
@@ -247,6 +251,7 @@ int shmem_team_split_2d(shmem_team_t parent, int xrange, const shmem_team_config
     *xaxis_team = *yaxis_team = SHMEM_TEAM_INVALID;
     if (parent == SHMEM_TEAM_INVALID) return -1;
     check_team(routine, parent);
+    check_agreement(routine, parent, "xrange", xrange);
     if (xrange < 1) {
         if (parent->my_pe == 0) {
             Message m;

@@ -15,6 +15,7 @@ struct shmem_team_s {
     int n_ctx;   // contexts created from this team and not destroyed
     shmem_team_config_t config;
     long config_mask;
+    unsigned agree_seq;  // with checks: this team's collectives so far whose arguments were compared (collectives.cpp)
 };
 
 struct shmem_ctx_s {
@@ -39,6 +40,12 @@ inline constexpr int max_contexts = SHMEM_MAX_CONTEXTS;
 extern shmem_ctx_s ctx_objects[max_contexts];  // the created contexts (setup.cpp; in_use == 0: free)
 
 inline int team_world_pe(const shmem_team_s *t, int team_pe) { return t->start + team_pe * t->stride; }
+
+// With checks (a no-op without): a collective of `team` whose arguments must agree on every member compares them,
+// and the routine itself, with rank 0's before it runs, and ends the run naming the first that differs. Names are
+// null for the values that are not used. (collectives.cpp; an extra barrier of the team.)
+void check_agreement(const char *routine, shmem_team_s *team, const char *n1 = nullptr, int64_t v1 = 0,
+                     const char *n2 = nullptr, int64_t v2 = 0, const char *n3 = nullptr, int64_t v3 = 0);
 
 [[noreturn]] void fail_bad_ctx(const char *routine, shmem_ctx_t ctx);
 [[noreturn]] void fail_bad_team(const char *routine, shmem_team_t team);
