@@ -38,6 +38,7 @@ public:
     static constexpr size_t guard_size = 16;
     static constexpr unsigned char guard_byte = 0xfd;  // a live block's red zone
     static constexpr unsigned char free_byte = 0xdd;   // a free block's poison
+    static constexpr size_t poison_checked = 1024;     // verify() checks this much of each free block
 
     void init(uintptr_t lo, uintptr_t hi, bool guarded = false)
     {
@@ -73,7 +74,10 @@ public:
             }
             const unsigned char *b = reinterpret_cast<const unsigned char *>(payload(h));
             if (is_free(h)) {
-                for (size_t i = 0; i < payload_size(h); ++i)
+                // the poison of the first poison_checked bytes of each free block: a walk at every allocation
+                // call must not cost the size of a large hole
+                const size_t checked = payload_size(h) < poison_checked ? payload_size(h) : poison_checked;
+                for (size_t i = 0; i < checked; ++i)
                     if (b[i] != free_byte) {
                         p.damage = Damage::use_after_free, p.block = payload(h), p.size = payload_size(h);
                         p.offset = i;
