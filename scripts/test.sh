@@ -2,7 +2,7 @@
 # Installs what is needed, builds everything and runs the whole test suite: target tests through the loader at
 # every PE count, negative tests, native unit tests; then the families whose mechanism a build option changes
 # (atomics, locks, barriers, collectives) once more in the other configuration: TESTSET-lock atomics and the
-# dissemination barrier; then the Epiphany build; then what a user does with an installed prefix
+# dissemination barrier; then every target test in a Release build; then the Epiphany build; then what a user does with an installed prefix
 # (scripts/test-install.sh: oshcc, oshc++, find_package, add_subdirectory, from outside this tree); then oshrun's
 # parsers under libFuzzer for a bounded time (scripts/fuzz.sh). Extra arguments
 # go to ctest, e.g. -R heap (and skip the second configuration, Epiphany and the install checks).
@@ -17,6 +17,11 @@ if [ $# -eq 0 ]; then
   cmake --build build-alt -j"$(nproc)"
   ctest --test-dir build-alt --output-on-failure -j"$(nproc)" -L target \
     -R '^(amo|legacy|barrier|teams|collectives|active_set|heap|ring|v16|profiling|zero_length)'
+  # A Release build (no argument checks but the cheap ones, SHMEM_CHEAP_CHECKS): every target test, the negative
+  # tests of what it still checks among them.
+  cmake -S . -B build-rel -DSHMEM_TARGET=virt-rv64 -DCMAKE_BUILD_TYPE=Release >/dev/null
+  cmake --build build-rel -j"$(nproc)"
+  ctest --test-dir build-rel --output-on-failure -j"$(nproc)" -L target
   # Epiphany-III: the cross toolchain (built once from Debian's sources into a cache, ~15 min the first time),
   # then the library, the tests and the examples built for it, and the footprint of the two budget programs.
   # They run on Adapteva's esim simulator where it is installed (README.md: "Epiphany"), not here.

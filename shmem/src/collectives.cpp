@@ -304,7 +304,7 @@ Group active_set(const char *routine, int start, int log_stride, int size, long 
 {
     check_init(routine);
     const int n = port::n_pes(), me = port::my_pe();
-    if constexpr (checks) {
+    if constexpr (cheap_checks) {
         const int stride = log_stride >= 0 && log_stride < 31 ? 1 << log_stride : 0;
         if (size < 1 || start < 0 || start >= n || stride == 0 || ((n - 1 - start) >> log_stride) < size - 1) {
             Usage u(routine);
@@ -337,7 +337,7 @@ Group checked_team(const char *routine, shmem_team_t team, const char *n1 = null
 
 void check_root(const char *routine, const Group &g, int root)
 {
-    if constexpr (checks)
+    if constexpr (cheap_checks)
         if (root < 0 || root >= g.size) {
             Usage u(routine);
             u.m().s("PE_root = ").i(root).s(" is not in the team/active set; expected 0 <= PE_root < ").i(g.size);
@@ -378,7 +378,7 @@ void collect(const char *routine, const Group &g, void *dest, const void *source
         const size_t block = size_t(__atomic_load_n(port::remote_ptr(&g.flags[flag_publish], g.world(j)),
                                                     __ATOMIC_RELAXED));
         if (__builtin_add_overflow(offsets[j], block, &offsets[j + 1]))
-            if constexpr (checks) {
+            if constexpr (cheap_checks) {
                 Usage u(routine);
                 u.m().s("the blocks of the team's PEs add up to more than the address space (PE ").i(j)
                     .s(" of the team brings ").u(block).s(" bytes)");

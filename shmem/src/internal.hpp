@@ -41,6 +41,13 @@
 namespace shmem::detail {
 
 inline constexpr bool checks = SHMEM_CHECKS != 0;
+// The checks kept without SHMEM_CHECKS (CMakeLists.txt, SHMEM_CHEAP_CHECKS): a compare and a branch on the fast path
+// each; a PE out of range, a size that overflows, a stride < 1, a root out of range, an invalid team. They report
+// as with checks (the same messages).
+#ifndef SHMEM_CHEAP_CHECKS
+#define SHMEM_CHEAP_CHECKS 1
+#endif
+inline constexpr bool cheap_checks = checks || SHMEM_CHEAP_CHECKS != 0;
 
 // Rounds of a logarithmic algorithm (the dissemination barrier, the collectives' trees) over up to
 // port::max_pes PEs: ceil(log2(max_pes)), at least 1.
@@ -141,7 +148,7 @@ inline void check_init(const char *routine)
 }
 inline void check_pe(const char *routine, int pe)
 {
-    if constexpr (checks)
+    if constexpr (cheap_checks)
         if (__builtin_expect(unsigned(pe) >= unsigned(port::n_pes()), 0)) fail_bad_pe(routine, pe);
 }
 // Zero bytes at any address, null included, are accepted: nothing is accessed, and the specification supports a
@@ -167,7 +174,7 @@ inline void check_aligned(const char *routine, const char *arg, const void *addr
 }
 inline void check_stride(const char *routine, const char *arg, ptrdiff_t stride)
 {
-    if constexpr (checks)
+    if constexpr (cheap_checks)
         if (__builtin_expect(stride <= 0, 0)) fail_bad_stride(routine, arg, stride);
 }
 
@@ -179,7 +186,7 @@ inline void check_stride(const char *routine, const char *arg, ptrdiff_t stride)
 {
     size_t bytes;
     if (__builtin_mul_overflow(n, size, &bytes))
-        if constexpr (checks) fail_size_overflow(routine, arg, n, size);
+        if constexpr (cheap_checks) fail_size_overflow(routine, arg, n, size);
     return bytes;
 }
 // The bytes a strided array of n > 0 elements of `size` bytes spans, ((n - 1) * stride + 1) * size, checked.
@@ -189,7 +196,7 @@ inline void check_stride(const char *routine, const char *arg, ptrdiff_t stride)
     size_t e;
     if (__builtin_mul_overflow(n - 1, size_t(stride), &e) || __builtin_add_overflow(e, size_t(1), &e) ||
         __builtin_mul_overflow(e, size, &e))
-        if constexpr (checks) fail_extent_overflow(routine, n, stride_arg, stride, size);
+        if constexpr (cheap_checks) fail_extent_overflow(routine, n, stride_arg, stride, size);
     return e;
 }
 

@@ -59,7 +59,7 @@ inline void check_ctx(const char *routine, shmem_ctx_t ctx)
 
 inline void check_team(const char *routine, shmem_team_t team)
 {
-    if constexpr (checks)
+    if constexpr (cheap_checks)
         if (__builtin_expect(team == nullptr || team->size == 0, 0)) fail_bad_team(routine, team);
 }
 
@@ -74,7 +74,7 @@ inline void check_team(const char *routine, shmem_team_t team)
     }
     check_ctx(routine, ctx);
     const shmem_team_s *t = ctx->team;
-    if constexpr (checks)
+    if constexpr (cheap_checks)
         if (__builtin_expect(unsigned(pe) >= unsigned(t->size), 0)) fail_bad_team_pe(routine, ctx->team, pe);
     return team_world_pe(t, pe);
 }

@@ -47,7 +47,7 @@ eval "words=($command)"
 words[0]=$gdb
 
 timeout 120 "${words[@]}" -batch -ex 'break main' -ex continue -ex "break $(basename "$source"):$line" -ex continue -ex 'print me' \
-  -ex 'print shmem_my_pe()' -ex 'info threads' -ex continue >"$work/gdb.out" 2>&1
+  -ex 'print (int) shmem_my_pe()' -ex 'info threads' -ex continue >"$work/gdb.out" 2>&1
 grep -q 'hit Breakpoint 1, main () at' "$work/gdb.out" || fail "gdb did not stop PE 1 in main"
 grep -q '^\$1 = 1$' "$work/gdb.out" || fail "gdb did not show me = 1 on PE 1"
 grep -q '^\$2 = 1$' "$work/gdb.out" || fail "gdb's call of shmem_my_pe() on PE 1 did not return 1"
