@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# The misuse figures of docs/internals.md ("Errors"): every misuse program of tests/negative that the reliability
+# work added (stack overflows, sizes that wrap, heap damage, mismatched collectives), built with the oshcc of an
+# installed prefix and run at 3 PEs with its oshrun, each classified by how the run ends: clear (status 134 or 139
+# with a libshmem report), hang (the time limit), silent (status 0), other. Not a test: it measures a prefix, e.g.
+#   cmake --install build --prefix /tmp/p && bash scripts/misuse-figures.sh /tmp/p
+set -u
+prefix=${1:?usage: misuse-figures.sh PREFIX}
+here=$(cd "$(dirname "$0")/.." && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+declare -A kinds=(
+  [stack_overflow]="unbounded returning"
+  [size_overflow]="put get iput put_signal wait broadcast fcollect alltoall reduce active_set"
+  [heap_damage]="overrun header after_free put_freed"
+  [mismatch]="root count op split strided"
+)
+clear=0 hang=0 silent=0 other=0
+for p in stack_overflow size_overflow heap_damage mismatch; do
+  if ! "$prefix/bin/oshcc" -o "$work/$p.elf" "$here/tests/negative/$p.c"; then
+    echo "$p: does not build"
+    continue
+  fi
+  for k in ${kinds[$p]}; do
+    timeout 120 "$prefix/bin/oshrun" --timeout 20 -np 3 "$work/$p.elf" "$k" >"$work/out" 2>&1
+    s=$?
+    msg=$(grep -m1 "libshmem" "$work/out" | cut -c1-100)
+    case $s in
+      134|139) if [ -n "$msg" ]; then r=clear; clear=$((clear + 1)); else r=other; other=$((other + 1)); fi ;;
+      124) r=hang; hang=$((hang + 1)) ;;
+      0) r=silent; silent=$((silent + 1)) ;;
+      *) r="status-$s"; other=$((other + 1)) ;;
+    esac
+    printf '%-26s %-8s %s\n' "$p $k" "$r" "$msg"
+  done
+done
+echo "misuses: clear $clear, hang $hang, silent $silent, other $other"
