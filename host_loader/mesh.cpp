@@ -65,7 +65,8 @@ int run_mesh(Mesh& mesh, const EpPlan& plan, const MeshRunOptions& opt) {
     char ring[SHMEM_EP_MAILBOX_RING];
     for (;;) {
         bool moved = false;
-        long ended = -1;      // the first PE found in state END this round
+        long ended = -1;      // the first PE found in state END (or STACK) this round
+        bool stack_overflow = false;
         uint32_t end_status = 0;
         for (const EpPe& pe : plan.pes) {
             const unsigned k = pe.pe;
@@ -97,14 +98,22 @@ int run_mesh(Mesh& mesh, const EpPlan& plan, const MeshRunOptions& opt) {
             case SHMEM_EP_STATE_END:
                 if (ended < 0) ended = long(k), end_status = state_status[1];
                 break;
+            case SHMEM_EP_STATE_STACK:
+                if (ended < 0) ended = long(k), end_status = 139, stack_overflow = true;
+                break;
             default:
                 throw Failure("PE " + std::to_string(k) + "'s console mailbox at " + hex(pe.mailbox) +
                               " is corrupt: state " + std::to_string(state_status[0]) +
-                              " (running 0, done 1, end 2)", 1);
+                              " (running 0, done 1, end 2, stack overflow 3)", 1);
             }
         }
         if (ended >= 0) {
             console.finish();
+            if (stack_overflow)  // the core has no room for the message: the host, which knows the stack, says it
+                err << "libshmem: PE " << ended << ": stack overflow detected: the guard word at the bottom of its "
+                    << "stack of " << plan.stack_size << " bytes was overwritten (found at a wait, barrier or exit); "
+                    << "link with a larger stack, e.g. -Wl,--defsym=__stack_size=" << 2 * plan.stack_size
+                    << ", or move data or code to external DRAM\n";
             return exit_status(end_status);
         }
         if (std::all_of(done.begin(), done.end(), [](bool d) { return d; })) {

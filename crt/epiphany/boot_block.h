@@ -44,6 +44,11 @@
 #define SHMEM_EP_STATE_RUNNING 0u  /* the loader writes this before starting the cores */
 #define SHMEM_EP_STATE_DONE 1u     /* this PE finished with status 0; the run ends when every PE is done */
 #define SHMEM_EP_STATE_END 2u      /* the whole run ends now with `status` (exit(n != 0), traps, global_exit) */
+#define SHMEM_EP_STATE_STACK 3u    /* the whole run ends: this PE found its stack guard overwritten (the host says so
+                                    * with the stack's size, and ends with status 139); no message on the core */
+/* The stack guard: this word at the lowest address of the stack (__heap_end), set by the startup code and checked
+ * at every wait, barrier and exit (an overflowing stack, or a heap running into the stack, overwrites it). */
+#define SHMEM_EP_STACK_GUARD 0x5ac6u /* one mov (16 bits) on Epiphany: it is compared wherever checked */
 
 #ifndef __ASSEMBLER__
 #include <stdint.h>

@@ -79,6 +79,9 @@ void shmem_crt_start(struct shmem_ep_boot_block *boot)
     g.base = 0;
     g.heap_lo = reinterpret_cast<uintptr_t>(__heap_start);
     g.heap_hi = reinterpret_cast<uintptr_t>(__heap_end);
+    // The stack guard (boot_block.h): no memory protection here, so a word at the bottom of the stack, which
+    // port::check_stack looks at in every wait and at the end.
+    *reinterpret_cast<volatile uint32_t *>(__heap_end) = SHMEM_EP_STACK_GUARD;
     g.mailbox = boot->mailbox + uint32_t(me) * SHMEM_EP_MAILBOX_STRIDE;
 
     // CTIMER0: free-running cycle counter; CTIMER1: the sleep backstop. Both count clock cycles down.

@@ -670,6 +670,20 @@ TEST_F(RunLoop, EndStatusMapping) {
     }
 }
 
+TEST_F(RunLoop, StackOverflowIsReportedByTheHost) {
+    // The core only posts SHMEM_EP_STATE_STACK (it has no room for a message); oshrun names the PE and the stack.
+    const EpPlan p = plan(2);
+    mesh.cores[0] = {"", SHMEM_EP_STATE_DONE, 0, 64, 5};
+    mesh.cores[1] = {"partial", SHMEM_EP_STATE_STACK, 0};
+    EXPECT_EQ(run(p), 139);
+    EXPECT_NE(err.str().find("libshmem: PE 1: stack overflow detected: the guard word at the bottom of its stack of " +
+                             std::to_string(p.stack_size) + " bytes was overwritten"),
+              std::string::npos)
+        << err.str();
+    EXPECT_NE(err.str().find("-Wl,--defsym=__stack_size=" + std::to_string(2 * p.stack_size)), std::string::npos);
+    EXPECT_EQ(out.str(), "partial\n");  // the PE's unfinished line comes first
+}
+
 TEST_F(RunLoop, TimeoutStopsTheCores) {
     const EpPlan p = plan(3);
     mesh.cores[0] = {"still here", SHMEM_EP_STATE_DONE, 0, 64, -1};

@@ -71,14 +71,27 @@ void flush_console() {}  // console_write has nothing buffered: the host assembl
 
 void end_run(int status)
 {
+    check_stack();
     const uint32_t code = (status > 0 && status < 256) ? uint32_t(status) : (status == 0 ? 0u : 255u);
     quiet();
     post_state(SHMEM_EP_STATE_END, int(code));
     park();
 }
 
+// The stack guard (crt.cpp sets it): overwritten, this PE's stack overflowed (or its heap ran into it). The run
+// ends with the state that makes the host say so (the message would not fit a core); nothing after it is trusted.
+void check_stack()
+{
+    const auto *guard = static_cast<volatile uint32_t *>(__builtin_assume_aligned(static_cast<void *>(__heap_end), 4));
+    if (__builtin_expect(*guard != SHMEM_EP_STACK_GUARD, 0)) {
+        post_state(SHMEM_EP_STATE_STACK, 139);
+        park();
+    }
+}
+
 void finish(int status)
 {
+    check_stack();
     if (status != 0) end_run(status);
     quiet();
     // Done, but the memory stays reachable: other PEs may still put to and get from this one.
@@ -90,6 +103,7 @@ void finish(int status)
 // is latched on every core and the handler sets shmem_wand_done.
 void hw_barrier()
 {
+    check_stack();
     volatile uint32_t *done = &shmem_wand_done;
     *done = 0;
     __asm__ volatile("wand" ::: "memory");

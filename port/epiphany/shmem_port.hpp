@@ -16,8 +16,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "boot_block.h"
 #include "console_protocol.h"
 #include "shmem_chip.h"
+
+extern "C" char __heap_end[];  // the symmetric heap's end, the stack's lowest word (linker/epiphany/sections.ld)
 
 namespace shmem::port {
 
@@ -135,6 +138,11 @@ inline void wake(int pe)
     reg::at(geometry.global[pe] | reg::ilatst) = 1u << irq::user;
 }
 inline void notify(int pe) { wake(pe); }
+
+// The stack guard's check (port.cpp), out of line: at every barrier (sync_all, group_barrier) and at the end of the
+// run, a call each; a core has no memory protection. (Not in every wait: each sleeping wait is inlined, and the
+// checks would cost the budget programs some 80 B.)
+void check_stack();
 
 template <class Done>
 inline void wait_until(Done done)

@@ -181,6 +181,7 @@ void sweep(const Group &g, int root, const Sweep &s)
 // sweep's chunking and messages are not.
 void tree_barrier(const Group &g)
 {
+    port::check_stack();  // the stack guard of a port without memory protection (Epiphany); a no-op elsewhere
     const int n = g.size, r = g.rank;
     const int low = r == 0 ? n : (r & -r);
     int flag = flag_tree, d = 1;

@@ -39,6 +39,7 @@ void barrier_wand()
 
 void barrier_dissemination()
 {
+    port::check_stack();  // the stack guard of a port without memory protection (Epiphany); a no-op elsewhere
     const int n = port::n_pes(), me = port::my_pe();
     const uint16_t epoch = ++dissemination_epoch;
     uint16_t *flag = dissemination_flag;
