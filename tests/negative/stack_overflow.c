@@ -4,6 +4,9 @@
  * The deepest PE is the last; the others wait in a barrier. */
 #include <shmem.h>
 #include <stdio.h>
+#ifndef SHMEM_SMALL_SIZES
+#define SHMEM_SMALL_SIZES 0
+#endif
 #include <string.h>
 
 static volatile int sink;
@@ -21,8 +24,10 @@ int main(int argc, char **argv)
     shmem_init();
     const int unbounded = argc > 1 && strcmp(argv[1], "unbounded") == 0;
     if (shmem_my_pe() == shmem_n_pes() - 1) {
-        /* 64 KiB of stack: 256 levels of 256 bytes is 64 KiB of frames alone; 512 levels are twice the stack */
-        sink = recurse(0, unbounded ? -1 : 512);
+        /* virt: 64 KiB of stack, 256 levels of 256 bytes is 64 KiB of frames alone, 512 levels twice the stack;
+         * Epiphany (SHMEM_SMALL_SIZES): 1.5 KB of stack, 12 levels are twice it (more would overwrite the program
+         * before the guard is looked at, at the next barrier) */
+        sink = recurse(0, unbounded ? -1 : (SHMEM_SMALL_SIZES ? 12 : 512));
         printf("the recursion returned: the overflow went unnoticed\n");
     }
     shmem_barrier_all();
