@@ -326,6 +326,43 @@ Group active_set(const char *routine, int start, int log_stride, int size, long 
                  wrk_bytes};
 }
 
+// With checks, the deprecated active-set collectives compare their arguments with the set's first PE too, in
+// words of the caller's pSync beyond the engine's flags: publish, barrier, compare, barrier, clear (the second
+// barrier lets no PE clear or republish its words before every other has read the first PE's, and leaves pSync as
+// the caller gave it). Two barriers of the set, in checked builds only, for a deprecated interface.
+static_assert(flag_count + 4 <= SHMEM_SYNC_SIZE, "the agreement words fit in a pSync");
+Group agreed(const char *routine, Group g, const char *n1 = nullptr, int64_t v1 = 0, const char *n2 = nullptr,
+             int64_t v2 = 0, const char *n3 = nullptr, int64_t v3 = 0)
+{
+    if constexpr (checks) {
+        if (g.size == 1) return g;
+        long *mine = &g.flags[flag_count];
+        const long values[4] = {long(name_hash(routine)) | 1, long(v1), long(v2), long(v3)};  // word 0 never 0
+        for (int i = 0; i < 4; ++i) __atomic_store_n(&mine[i], values[i], __ATOMIC_RELAXED);
+        group_barrier(g);
+        const int pe0 = g.world(0);
+        if (g.rank != 0) {
+            const long *theirs = port::remote_ptr(mine, pe0);
+            const char *names[4] = {nullptr, n1, n2, n3};
+            for (int i = 0; i < 4; ++i) {
+                const long v = __atomic_load_n(&theirs[i], __ATOMIC_ACQUIRE);
+                if (v == values[i]) continue;
+                Usage u(routine);
+                if (i == 0)
+                    u.m().s("PE ").i(pe0).s(" (the first PE of the active set) called another collective routine ")
+                        .s("with this pSync; every PE of an active set calls the same collectives in the same order");
+                else
+                    u.m().s(names[i]).s(" = ").i(values[i]).s(", but PE ").i(pe0).s(" (the first PE of the active set) ")
+                        .s("passed ").s(names[i]).s(" = ").i(v).s("; every PE of the active set must pass the same");
+                u.fail();
+            }
+        }
+        group_barrier(g);
+        for (int i = 0; i < 4; ++i) mine[i] = SHMEM_SYNC_VALUE;
+    }
+    return g;
+}
+
 // Teams' collectives: the team checked and, with checks, the arguments that must agree compared across it.
 Group checked_team(const char *routine, shmem_team_t team, const char *n1 = nullptr, int64_t v1 = 0,
                    const char *n2 = nullptr, int64_t v2 = 0, const char *n3 = nullptr, int64_t v3 = 0)
@@ -572,34 +609,39 @@ SHMEM_REDUCE_ARITH_TYPES(SHMEM_DEFINE_SCAN_)
                                int logPE_stride, int PE_size, long *pSync)                                       \
     {                                                                                                             \
         bcast("shmem_broadcast" #BITS,                                                                          \
-              active_set("shmem_broadcast" #BITS, PE_start, logPE_stride, PE_size, pSync), dest, source,        \
+              agreed("shmem_broadcast" #BITS, active_set("shmem_broadcast" #BITS, PE_start, logPE_stride, PE_size, pSync), \
+                     "nelems", int64_t(nelems), "PE_root", PE_root), dest, source,                                    \
               bytes_of("shmem_broadcast" #BITS, "nelems", nelems, BITS / 8), PE_root);                                \
     }                                                                                                             \
     void shmem_collect##BITS(void *dest, const void *source, size_t nelems, int PE_start, int logPE_stride,     \
                              int PE_size, long *pSync)                                                           \
     {                                                                                                             \
-        collect("shmem_collect" #BITS, active_set("shmem_collect" #BITS, PE_start, logPE_stride, PE_size, pSync), \
+        collect("shmem_collect" #BITS,                                                                          \
+                agreed("shmem_collect" #BITS, active_set("shmem_collect" #BITS, PE_start, logPE_stride, PE_size, pSync)), \
                 dest, source, bytes_of("shmem_collect" #BITS, "nelems", nelems, BITS / 8));                           \
     }                                                                                                             \
     void shmem_fcollect##BITS(void *dest, const void *source, size_t nelems, int PE_start, int logPE_stride,    \
                               int PE_size, long *pSync)                                                          \
     {                                                                                                             \
         fcollect("shmem_fcollect" #BITS,                                                                        \
-                 active_set("shmem_fcollect" #BITS, PE_start, logPE_stride, PE_size, pSync), dest, source,      \
+                 agreed("shmem_fcollect" #BITS, active_set("shmem_fcollect" #BITS, PE_start, logPE_stride, PE_size, pSync), \
+                        "nelems", int64_t(nelems)), dest, source,                                                       \
                  bytes_of("shmem_fcollect" #BITS, "nelems", nelems, BITS / 8));                                       \
     }                                                                                                             \
     void shmem_alltoall##BITS(void *dest, const void *source, size_t nelems, int PE_start, int logPE_stride,    \
                               int PE_size, long *pSync)                                                          \
     {                                                                                                             \
         all2all("shmem_alltoall" #BITS,                                                                         \
-                active_set("shmem_alltoall" #BITS, PE_start, logPE_stride, PE_size, pSync), dest, source,       \
+                agreed("shmem_alltoall" #BITS, active_set("shmem_alltoall" #BITS, PE_start, logPE_stride, PE_size, pSync), \
+                       "nelems", int64_t(nelems)), dest, source,                                                        \
                 bytes_of("shmem_alltoall" #BITS, "nelems", nelems, BITS / 8), 1, 1, 1);                               \
     }                                                                                                             \
     void shmem_alltoalls##BITS(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,     \
                                int PE_start, int logPE_stride, int PE_size, long *pSync)                        \
     {                                                                                                             \
         all2all("shmem_alltoalls" #BITS,                                                                        \
-                active_set("shmem_alltoalls" #BITS, PE_start, logPE_stride, PE_size, pSync), dest, source,      \
+                agreed("shmem_alltoalls" #BITS, active_set("shmem_alltoalls" #BITS, PE_start, logPE_stride, PE_size, pSync), \
+                       "dst", dst, "sst", sst, "nelems", int64_t(nelems)), dest, source,                                \
                 BITS / 8, dst, sst, nelems);                                                                      \
     }
 SHMEM_DEFINE_AS_SIZED_(32)
@@ -615,7 +657,8 @@ SHMEM_DEFINE_AS_SIZED_(64)
         const char *routine = "shmem_" #N "_" #OP "_to_all";                                                    \
         const size_t n = nreduce > 0 ? size_t(nreduce) : 0;                                                      \
         const size_t wrk = n / 2 + 1 > SHMEM_REDUCE_MIN_WRKDATA_SIZE ? n / 2 + 1 : SHMEM_REDUCE_MIN_WRKDATA_SIZE; \
-        reduction(routine, active_set(routine, PE_start, logPE_stride, PE_size, pSync, pWrk, wrk * sizeof(T)),   \
+        reduction(routine, agreed(routine, active_set(routine, PE_start, logPE_stride, PE_size, pSync, pWrk, wrk * sizeof(T)), \
+                                  "nreduce", nreduce),                                                                    \
                   dest, source, n, OPTYPE());                                                                     \
     }
 #define SHMEM_DEFINE_TO_ALL_BITWISE_(T, N) \
