@@ -29,6 +29,11 @@ if [ $# -eq 0 ]; then
   cmake -S . -B build-e16 -DSHMEM_TARGET=epiphany-e16 -DCMAKE_BUILD_TYPE=MinSizeRel >/dev/null
   cmake --build build-e16 -j"$(nproc)"
   bash scripts/footprint.sh build-e16/bench/footprint/fp_min.elf.map build-e16/bench/footprint/fp_rma.elf.map
+  # The programs of the negative tests, built for Epiphany with the argument checks on (MinSizeRel has none): each
+  # links and fits a core (they run where there is a simulator or a board).
+  cmake -S . -B build-e16-checks -DSHMEM_TARGET=epiphany-e16 -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+  cmake --build build-e16-checks -j"$(nproc)" --target neg_bad_pe neg_size_overflow neg_heap_damage neg_mismatch \
+    neg_stack_overflow amo_negative v16_negative
   # Both target builds installed into one prefix, and a user's programs built against it from outside the tree.
   SHMEM_INSTALL_TEST_EPIPHANY=build-e16 bash scripts/test-install.sh build
   # oshrun's parsers of untrusted input (images, the console stream) under libFuzzer, 60 s each.
