@@ -39,6 +39,29 @@ static uint64_t name_hash(const char *s)
 }
 
 
+// Compares the words this PE published for an agreement check with those of its group's first PE (world PE pe0)
+// and reports the first that differs: word 0 stands for the routine, words 1..3 for the named arguments. W is the
+// word of the storage: a team slot's uint64_t, a pSync's long. `first` names pe0's place in the group, `group` the
+// group, `routine_tail` ends the report of another routine.
+template <class W>
+void compare_with_first(const char *routine, const W *mine, int pe0, const char *const names[4], const char *first,
+                        const char *group, const char *routine_tail)
+{
+    const W *theirs = port::remote_ptr(mine, pe0);
+    for (int i = 0; i < 4; ++i) {
+        const W v = __atomic_load_n(&theirs[i], __ATOMIC_ACQUIRE);
+        if (v == mine[i]) continue;
+        Usage u(routine);
+        if (i == 0)
+            u.m().s("PE ").i(pe0).s(" (").s(first).s(") called another collective routine ").s(routine_tail);
+        else
+            u.m().s(names[i]).s(" = ").i(long(int64_t(mine[i]))).s(", but PE ").i(pe0).s(" (").s(first)
+                .s(") passed ").s(names[i]).s(" = ").i(long(int64_t(v))).s("; every PE of the ").s(group)
+                .s(" must pass the same");
+        u.fail();
+    }
+}
+
 void check_agreement(const char *routine, shmem_team_s *t, const char *n1, int64_t v1, const char *n2, int64_t v2,
                      const char *n3, int64_t v3)
 {
@@ -49,22 +72,9 @@ void check_agreement(const char *routine, shmem_team_s *t, const char *n1, int64
         for (int i = 0; i < 4; ++i) __atomic_store_n(&mine[i], values[i], __ATOMIC_RELAXED);
         group_barrier(team_group(t));  // every member has published (a release barrier)
         if (t->my_pe == 0) return;
-        const int pe0 = team_world_pe(t, 0);
-        const uint64_t *theirs = port::remote_ptr(mine, pe0);
         const char *names[4] = {nullptr, n1, n2, n3};
-        for (int i = 0; i < 4; ++i) {
-            const uint64_t v = __atomic_load_n(&theirs[i], __ATOMIC_ACQUIRE);
-            if (v == values[i]) continue;
-            Usage u(routine);
-            if (i == 0)
-                u.m().s("PE ").i(pe0).s(" (PE 0 of the team) called another collective routine at this point; ")
-                    .s("every PE of a team calls the same collectives in the same order");
-            else
-                u.m().s(names[i]).s(" = ").i(long(int64_t(values[i]))).s(", but PE ").i(pe0)
-                    .s(" (PE 0 of the team) passed ").s(names[i]).s(" = ").i(long(int64_t(v)))
-                    .s("; every PE of the team must pass the same");
-            u.fail();
-        }
+        compare_with_first(routine, mine, team_world_pe(t, 0), names, "PE 0 of the team", "team",
+                           "at this point; every PE of a team calls the same collectives in the same order");
     }
 }
 
@@ -337,25 +347,13 @@ Group agreed(const char *routine, Group g, const char *n1 = nullptr, int64_t v1 
     if constexpr (checks) {
         if (g.size == 1) return g;
         long *mine = &g.flags[flag_count];
-        const long values[4] = {long(name_hash(routine)) | 1, long(v1), long(v2), long(v3)};  // word 0 never 0
+        const long values[4] = {long(name_hash(routine)), long(v1), long(v2), long(v3)};
         for (int i = 0; i < 4; ++i) __atomic_store_n(&mine[i], values[i], __ATOMIC_RELAXED);
         group_barrier(g);
-        const int pe0 = g.world(0);
         if (g.rank != 0) {
-            const long *theirs = port::remote_ptr(mine, pe0);
             const char *names[4] = {nullptr, n1, n2, n3};
-            for (int i = 0; i < 4; ++i) {
-                const long v = __atomic_load_n(&theirs[i], __ATOMIC_ACQUIRE);
-                if (v == values[i]) continue;
-                Usage u(routine);
-                if (i == 0)
-                    u.m().s("PE ").i(pe0).s(" (the first PE of the active set) called another collective routine ")
-                        .s("with this pSync; every PE of an active set calls the same collectives in the same order");
-                else
-                    u.m().s(names[i]).s(" = ").i(values[i]).s(", but PE ").i(pe0).s(" (the first PE of the active set) ")
-                        .s("passed ").s(names[i]).s(" = ").i(v).s("; every PE of the active set must pass the same");
-                u.fail();
-            }
+            compare_with_first(routine, mine, g.world(0), names, "the first PE of the active set", "active set",
+                               "with this pSync; every PE of an active set calls the same collectives in the same order");
         }
         group_barrier(g);
         for (int i = 0; i < 4; ++i) mine[i] = SHMEM_SYNC_VALUE;
@@ -441,17 +439,24 @@ void all2all(const char *routine, const Group &g, void *dest, const void *source
              nelems);
 }
 
-template <class T, class Op>
-void reduction(const char *routine, const Group &g, T *dest, const T *source, size_t nreduce, Op op)
+// Reductions and scans: dest and source are the same array or disjoint ones.
+template <class T>
+void check_no_overlap(const char *routine, const T *dest, const T *source, size_t n)
 {
-    check_symmetric(routine, "dest", dest, bytes_of(routine, "nreduce", nreduce, sizeof(T)));
     if constexpr (checks)
-        if (dest != source && dest < source + nreduce && source < dest + nreduce) {
+        if (dest != source && dest < source + n && source < dest + n) {
             Usage u(routine);
             u.m().s("dest = ").p(dest).s(" and source = ").p(source)
                 .s(" overlap; expected the same array or disjoint arrays");
             u.fail();
         }
+}
+
+template <class T, class Op>
+void reduction(const char *routine, const Group &g, T *dest, const T *source, size_t nreduce, Op op)
+{
+    check_symmetric(routine, "dest", dest, bytes_of(routine, "nreduce", nreduce, sizeof(T)));
+    check_no_overlap(routine, dest, source, nreduce);
     reduce(g, dest, source, nreduce, op);
 }
 
@@ -460,25 +465,10 @@ int scan_team(const char *routine, shmem_team_t team, T *dest, const T *source, 
 {
     const Group g = checked_team(routine, team, "nelems", int64_t(nelems));
     if (nelems == 0) return 0;  // nothing to add up on any rank: no communication (any pointers are fine)
-    size_t bytes;
-    if constexpr (checks) {
-        if (__builtin_mul_overflow(nelems, sizeof(T), &bytes)) {
-            Usage u(routine);
-            u.m().s("nelems = ").u(nelems).s(" elements of ").u(sizeof(T)).s(" bytes do not fit in the address space");
-            u.fail();
-        }
-        // the other ranks read source remotely: it must be symmetric too
-        check_symmetric(routine, "dest", dest, bytes);
-        check_symmetric(routine, "source", source, bytes);
-        if (dest != source && dest < source + nelems && source < dest + nelems) {
-            Usage u(routine);
-            u.m().s("dest = ").p(dest).s(" and source = ").p(source)
-                .s(" overlap; expected the same array or disjoint arrays");
-            u.fail();
-        }
-    } else {
-        bytes = nelems * sizeof(T);
-    }
+    const size_t bytes = bytes_of(routine, "nelems", nelems, sizeof(T));
+    check_symmetric(routine, "dest", dest, bytes);
+    check_symmetric(routine, "source", source, bytes);  // the other ranks read source remotely
+    check_no_overlap(routine, dest, source, nelems);
     static_assert((sizeof(T) & (sizeof(T) - 1)) == 0, "element sizes are powers of two");
     scan(g, dest, source, bytes, __builtin_ctz(sizeof(T)), &combine<T, OpSum>, exclusive);
     return 0;
