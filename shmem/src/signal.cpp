@@ -58,6 +58,20 @@ void do_put_signal_nbi(const char *r, shmem_ctx_t c, T *dest, const T *source, s
     put_signal(r, c, dest, source, bytes_of(r, "nelems", nelems, sizeof(T)), sig_addr, signal, sig_op, pe);
 }
 
+// 1.6: the signal update of a put-with-signal without the data, by the same AMOs (so atomic with respect to every
+// other update of the signal, and to the 64-bit AMOs of the build). Add: SHMEM_SIGNAL_ADD, else SET.
+template <bool Add>
+[[gnu::always_inline]] inline void signal_update(const char *routine, shmem_ctx_t ctx, uint64_t *sig_addr,
+                                                 uint64_t signal, int pe)
+{
+    check_signal(routine, sig_addr);
+    pe = ctx_pe(routine, ctx, pe);
+    if constexpr (Add)
+        pshmem_uint64_atomic_add(sig_addr, signal, pe);
+    else
+        pshmem_uint64_atomic_set(sig_addr, signal, pe);
+}
+
 }  // namespace
 }  // namespace shmem::detail
 
@@ -110,31 +124,21 @@ SHMEM_DEFINE_SIZED_(mem, 1)
 #undef SHMEM_DEFINE_SIZE_
 #undef SHMEM_DEFINE_SIZED_
 
-// 1.6: the signal update of a put-with-signal without the data, by the same AMOs (so atomic with respect to every
-// other update of the signal, and to the 64-bit AMOs of the build).
 void shmem_ctx_signal_add(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal, int pe)
 {
-    const char *routine = "shmem_ctx_signal_add";
-    check_signal(routine, sig_addr);
-    pshmem_uint64_atomic_add(sig_addr, signal, ctx_pe(routine, ctx, pe));
+    signal_update<true>("shmem_ctx_signal_add", ctx, sig_addr, signal, pe);
 }
 void shmem_signal_add(uint64_t *sig_addr, uint64_t signal, int pe)
 {
-    const char *routine = "shmem_signal_add";
-    check_signal(routine, sig_addr);
-    pshmem_uint64_atomic_add(sig_addr, signal, ctx_pe(routine, SHMEM_CTX_DEFAULT, pe));
+    signal_update<true>("shmem_signal_add", SHMEM_CTX_DEFAULT, sig_addr, signal, pe);
 }
 void shmem_ctx_signal_set(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal, int pe)
 {
-    const char *routine = "shmem_ctx_signal_set";
-    check_signal(routine, sig_addr);
-    pshmem_uint64_atomic_set(sig_addr, signal, ctx_pe(routine, ctx, pe));
+    signal_update<false>("shmem_ctx_signal_set", ctx, sig_addr, signal, pe);
 }
 void shmem_signal_set(uint64_t *sig_addr, uint64_t signal, int pe)
 {
-    const char *routine = "shmem_signal_set";
-    check_signal(routine, sig_addr);
-    pshmem_uint64_atomic_set(sig_addr, signal, ctx_pe(routine, SHMEM_CTX_DEFAULT, pe));
+    signal_update<false>("shmem_signal_set", SHMEM_CTX_DEFAULT, sig_addr, signal, pe);
 }
 
 uint64_t shmem_signal_fetch(const uint64_t *sig_addr)
