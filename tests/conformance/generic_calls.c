@@ -38,8 +38,8 @@ struct gc_same<A, A> {
     X(unsigned int, uint)          \
     X(unsigned long, ulong)        \
     X(unsigned long long, ulonglong)
-/* ... and its typedef'd types */
-#define RMA_TD(X)       \
+/* Table 10's typedef'd types of the bitwise reductions (and, or, xor: the signed fixed-width types too) ... */
+#define RED_BIT_TD(X)   \
     X(int8_t, int8)     \
     X(int16_t, int16)   \
     X(int32_t, int32)   \
@@ -48,7 +48,10 @@ struct gc_same<A, A> {
     X(uint16_t, uint16) \
     X(uint32_t, uint32) \
     X(uint64_t, uint64) \
-    X(size_t, size)     \
+    X(size_t, size)
+/* ... which with ptrdiff_t are Table 5's typedef'd RMA types, and Table 10's of max, min, sum and prod */
+#define RMA_TD(X)   \
+    RED_BIT_TD(X)   \
     X(ptrdiff_t, ptrdiff)
 /* the typedef'd types of the standard AMO types (Table 6), of the extended ones (Table 7) and of the
  * point-to-point synchronization types */
@@ -285,26 +288,12 @@ RMA_TD(COLL)
         return shmem_sum_inscan(team, d, s, 1) + shmem_sum_exscan(team, d, s, 1);                                \
     }
 #define RED_ARITH(T, N) RED(T, N, sum) RED(T, N, prod) SCAN(T, N)
-/* Table 10's typedef'd types: and, or, xor take the signed fixed-width types too */
-#define RED_BIT_TD(X)   \
-    X(int8_t, int8)     \
-    X(int16_t, int16)   \
-    X(int32_t, int32)   \
-    X(int64_t, int64)   \
-    X(uint8_t, uint8)   \
-    X(uint16_t, uint16) \
-    X(uint32_t, uint32) \
-    X(uint64_t, uint64) \
-    X(size_t, size)
-#define RED_OTHER_TD(X) \
-    RED_BIT_TD(X)       \
-    X(ptrdiff_t, ptrdiff)
 RED_BIT_STD(RED_BIT)
 RED_BIT_TD(RED_BIT)
 RED_MINMAX_STD(RED_MINMAX)
-RED_OTHER_TD(RED_MINMAX)
+RMA_TD(RED_MINMAX)
 RED_ARITH_STD(RED_ARITH)
-RED_OTHER_TD(RED_ARITH)
+RMA_TD(RED_ARITH)
 int sync_team(shmem_team_t team)
 {
     RETURNS(shmem_sync(team), int);
