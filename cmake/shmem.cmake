@@ -48,8 +48,12 @@ function(add_shmem_executable name)
   target_link_libraries(${name} PRIVATE libshmem::shmem)
   target_compile_definitions(${name} PRIVATE SHMEM_TARGET_MAX_PES=${SHMEM_MAX_PES}
                              SHMEM_SMALL_SIZES=$<BOOL:${SHMEM_SMALL_SIZES}>)
-  # The C driver links: there is no libstdc++ for this target, and the library needs none.
-  set_target_properties(${name} PROPERTIES SUFFIX ".elf" LINKER_LANGUAGE C)
+  # The C driver links on the bare-metal targets: there is no libstdc++ there, and the library needs none. On
+  # linux (SHMEM_LINK_LANGUAGE_C OFF) a C++ program links with the C++ driver and the host's libstdc++.
+  set_target_properties(${name} PROPERTIES SUFFIX ".elf")
+  if(NOT DEFINED SHMEM_LINK_LANGUAGE_C OR SHMEM_LINK_LANGUAGE_C)
+    set_target_properties(${name} PROPERTIES LINKER_LANGUAGE C)
+  endif()
   target_link_options(${name} PRIVATE "-Wl,-Map=$<TARGET_FILE:${name}>.map")
 endfunction()
 

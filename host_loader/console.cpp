@@ -136,8 +136,15 @@ void Console::payload(Parser& p, const char* s, size_t n) {
         exits_.push_back(uint8_t(s[0]));
         return;
     }
-    const bool is_err = p.kind == SHMEM_CONSOLE_STDERR;
-    std::string& line = partial_[2 * size_t(p.pe) + is_err];
+    text(p.pe, p.kind == SHMEM_CONSOLE_STDERR, s, n);
+}
+
+void Console::feed_text(unsigned pe, bool is_err, const char* bytes, size_t n) {
+    if (pe < npes_) text(pe, is_err, bytes, n);
+}
+
+void Console::text(unsigned pe, bool is_err, const char* s, size_t n) {
+    std::string& line = partial_[2 * size_t(pe) + is_err];
     while (n) {
         const void* nl = std::memchr(s, '\n', n);
         const size_t text = nl ? size_t(static_cast<const char*>(nl) - s) : n;  // bytes before the newline
@@ -146,7 +153,7 @@ void Console::payload(Parser& p, const char* s, size_t n) {
             // The line would pass the cap: out with its first line_cap bytes, ended by a newline; the rest is a
             // new line. (A line of exactly line_cap bytes waits for its newline like any other.)
             line.append(s, room);
-            emit_line(p.pe, is_err, line.data(), line.size(), true);
+            emit_line(pe, is_err, line.data(), line.size(), true);
             line.clear();
             s += room;
             n -= room;
@@ -157,10 +164,10 @@ void Console::payload(Parser& p, const char* s, size_t n) {
             return;
         }
         if (line.empty()) {
-            emit_line(p.pe, is_err, s, text + 1, false);
+            emit_line(pe, is_err, s, text + 1, false);
         } else {
             line.append(s, text + 1);
-            emit_line(p.pe, is_err, line.data(), line.size(), false);
+            emit_line(pe, is_err, line.data(), line.size(), false);
             line.clear();
         }
         s += text + 1;

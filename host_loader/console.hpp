@@ -2,7 +2,8 @@
 // each PE's stdout and stderr reassembled into whole lines, each line written out in one piece.
 //
 // virt-rv64: one stream, QEMU's UART (its stdout, on a pipe), carries the records of every PE: feed(bytes).
-// Epiphany: every PE has a ring of its own, each carrying that PE's records: feed(pe, bytes). Each stream keeps
+// Epiphany: every PE has a ring of its own, each carrying that PE's records: feed(pe, bytes).
+// linux: every PE's stdout and stderr are pipes of their own, plain text: feed_text(pe, is_err, bytes). Each stream keeps
 // its own parser state, so a record may be split anywhere across feeds.
 //
 // What goes where:
@@ -51,6 +52,8 @@ public:
     void feed(const char* bytes, size_t n);
     // PE pe's own stream (Epiphany: its mailbox ring); records of another PE are malformed there.
     void feed(unsigned pe, const char* bytes, size_t n);
+    // PE pe's stdout (is_err false) or stderr as plain text, no records (linux: each PE's own pipes).
+    void feed_text(unsigned pe, bool is_err, const char* bytes, size_t n);
     // The end of every stream: a header cut short passed through raw, the unfinished lines written out.
     // Idempotent.
     void finish();
@@ -86,6 +89,7 @@ private:
     void header_done(Parser& p, long own_pe);
     void reject(Parser& p, long own_pe, const std::string& why);
     void payload(Parser& p, const char* bytes, size_t n);
+    void text(unsigned pe, bool is_err, const char* bytes, size_t n);
     void emit_line(unsigned pe, bool is_err, const char* text, size_t n, bool add_newline);
     void flush_raw();
     void flush_streams();

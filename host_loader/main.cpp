@@ -85,7 +85,13 @@ int run(const std::vector<std::string>& args) {
     if (cli.npes < 1 || cli.npes > target->max_pes)
         throw Failure("-np " + std::to_string(cli.npes) + ": " + target->name + " runs 1 to " +
                       std::to_string(target->max_pes) + " PEs");
-    if (target->run) {
+    if (target->load) {  // hosted (linux): the heap size and --gdb are its options too
+        if (cli.partition_size) throw Failure(std::string("--partition-size is an option of virt-rv64 (QEMU); ") + target->name + " does not take it");
+        if (cli.icount) throw Failure(std::string("--icount is an option of virt-rv64 (QEMU); ") + target->name + " does not take it");
+        if (!cli.extra_qemu_args.empty()) throw Failure(std::string("--extra-qemu-arg is an option of virt-rv64 (QEMU); ") + target->name + " does not take it");
+        if (!cli.backend.empty()) throw Failure(std::string("--backend is an option of the Epiphany targets; ") + target->name + " has one backend, processes");
+        if (!cli.emulator.empty()) throw Failure(std::string("--emulator: ") + target->name + " runs the program itself, no emulator");
+    } else if (target->run) {
         refuse_emulator_options(cli, *target);
     } else if (!cli.backend.empty()) {
         throw Failure(std::string("--backend is an option of the Epiphany targets; ") + target->name +
@@ -99,6 +105,20 @@ int run(const std::vector<std::string>& args) {
     double timeout = timeout_seconds(cli, std::getenv("OSHRUN_TIMEOUT"));
     const ConsoleOptions console_options{cli.tag_output, cli.output_dir};
 
+    if (target->load) {
+        const Image img = target->load(cli.program, *target);
+        RunRequest req;
+        req.npes = cli.npes;
+        req.argv = argv;
+        req.timeout = timeout;
+        req.dry_run = cli.dry_run;
+        req.verbose = cli.verbose || debug;
+        req.console = console_options;
+        req.env = env;
+        req.symmetric_size = symmetric_size(cli, env_value(env, "SHMEM_SYMMETRIC_SIZE"));
+        req.gdb_pe = cli.gdb_pe;
+        return target->run(*target, img, req);
+    }
     if (target->run) {
         if (!cli.exports.empty())
             std::fprintf(stderr, "oshrun: warning: -x ignored: Epiphany PEs have no environment (no room for one in "

@@ -6,6 +6,7 @@
 
 #include "common.hpp"
 #include "epiphany.hpp"
+#include "linux.hpp"
 #include "placement.hpp"
 #include "qemu_virt.hpp"
 
@@ -26,6 +27,9 @@ const std::vector<Target>& targets() {
         {"epiphany-e64", "Epiphany-IV (E64G401, 8x8 cores), one core per PE", kEmAdaptevaEpiphany,
          ELFCLASS32, ELFDATA2LSB, ET_EXEC, 0, 0, 1 * KiB, 256, SHMEM_EP_LOCAL_SIZE, 64, "epiphany-elf-run",
          check_epiphany_image, nullptr, nullptr, nullptr, run_epiphany, {8, 8, 32, 8}},
+        // linux: the host's own programs (host_loader/linux.cpp checks them: load_linux_image).
+        {"linux", "this host's Linux, one process per PE", 0, 0, 0, 0, 0, 0, 0, 0, 0, 512, "", nullptr, nullptr,
+         nullptr, nullptr, run_linux, {}, load_linux_image},
     };
     return table;
 }

@@ -58,6 +58,10 @@ struct RunRequest {
     std::string backend;             // --backend, "" = the target's default
     std::string emulator;            // --emulator, "" = the backend's default simulator from PATH
     ConsoleOptions console;          // --tag-output, --output-filename
+    // The hosted targets' (linux) too:
+    std::vector<std::string> env;    // the PEs' own variables (SHMEM_* and -x), "NAME=VALUE"
+    std::optional<uint64_t> symmetric_size;  // bytes of symmetric heap per PE; none: the target's default
+    std::optional<unsigned> gdb_pe;  // --gdb PE: that PE runs under gdb
 };
 
 // An Epiphany chip: a rows x cols mesh of cores whose first (north-west) core is at first_row, first_col.
@@ -89,6 +93,9 @@ struct Target {
     // Backend of the self-driven kind (nullptr otherwise): returns oshrun's exit status.
     int (*run)(const Target&, const Image&, const RunRequest&);
     Chip chip;                         // Epiphany targets only
+    // A hosted target (linux): PEs are the host's processes; its own image check instead of load_image's (which is
+    // for images placed into a core's memory), and the options of a hosted run (environment, heap size, --gdb).
+    Image (*load)(const std::string& path, const Target&) = nullptr;
 };
 
 const std::vector<Target>& targets();

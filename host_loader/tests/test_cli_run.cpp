@@ -16,6 +16,7 @@
 #include "console_records.hpp"
 #include "elf_builder.hpp"
 #include "run.hpp"
+#include "linux.hpp"
 #include "target.hpp"
 
 using namespace oshrun;
@@ -108,7 +109,7 @@ TEST(Cli, Version) {
     const Cli cli = parse_cli({"--version"});  // no program needed
     EXPECT_TRUE(cli.version);
     EXPECT_EQ(version_text(), std::string("oshrun (libshmem) ") + SHMEM_VERSION +
-                                  "\ntargets: virt-rv64, epiphany-e16, epiphany-e64\n");
+                                  "\ntargets: virt-rv64, epiphany-e16, epiphany-e64, linux\n");
 }
 
 TEST(Cli, OutputOptions) {
@@ -191,7 +192,7 @@ TEST(Targets, Table) {
     ASSERT_NE(find_target("virt-rv64"), nullptr);
     EXPECT_EQ(find_target("virt-rv64")->max_pes, 512u);
     EXPECT_EQ(find_target("epiphany"), nullptr);
-    EXPECT_EQ(target_names(), "virt-rv64, epiphany-e16, epiphany-e64");
+    EXPECT_EQ(target_names(), "virt-rv64, epiphany-e16, epiphany-e64, linux");
     // Two kinds of backend: an emulator process (virt) or a run hook that drives the cores (Epiphany).
     const Target& virt = *find_target("virt-rv64");
     EXPECT_TRUE(virt.place && virt.write_files && virt.command && !virt.run);
@@ -207,6 +208,35 @@ TEST(Targets, Table) {
     EXPECT_EQ(find_target("epiphany-e16")->chip.cols, 4u);
     EXPECT_EQ(find_target("epiphany-e64")->max_pes, 64u);
     EXPECT_EQ(find_target("epiphany-e64")->chip.rows, 8u);
+    // The hosted target: its own image check and a run hook that forks the PEs.
+    const Target& lx = *find_target("linux");
+    EXPECT_TRUE(lx.run && lx.load && !lx.place && !lx.check_image);
+}
+
+TEST(Linux, RefusesWhatItCannotRun) {
+    const Target& lx = *find_target("linux");
+    // A program without libshmem's linux start-up code (this test program has a symbol table and no
+    // shmem_linux_preinit): its PEs would each run alone.
+    try {
+        load_linux_image("/proc/self/exe", lx);
+        ADD_FAILURE() << "a program without libshmem was accepted";
+    } catch (const Failure& f) {
+        EXPECT_NE(std::string(f.what()).find("not a libshmem program for the linux target"), std::string::npos) << f.what();
+        EXPECT_EQ(f.status, 2);
+    }
+    // Not an ELF file; not there.
+    try {
+        load_linux_image("/etc/hostname", lx);
+        ADD_FAILURE();
+    } catch (const Failure& f) {
+        EXPECT_EQ(f.status, 2);
+    }
+    try {
+        load_linux_image("/no/such/program", lx);
+        ADD_FAILURE();
+    } catch (const Failure& f) {
+        EXPECT_NE(std::string(f.what()).find("cannot open"), std::string::npos) << f.what();
+    }
 }
 
 TEST(Run, ExitStatusAndSignal) {
@@ -513,7 +543,7 @@ TEST_F(Oshrun, Refusals) {
 
 TEST_F(Oshrun, Version) {
     EXPECT_EQ(oshrun("--version"), 0);
-    EXPECT_EQ(out, std::string("oshrun (libshmem) ") + SHMEM_VERSION + "\ntargets: virt-rv64, epiphany-e16, epiphany-e64\n");
+    EXPECT_EQ(out, std::string("oshrun (libshmem) ") + SHMEM_VERSION + "\ntargets: virt-rv64, epiphany-e16, epiphany-e64, linux\n");
 }
 
 }  // namespace

@@ -1,0 +1,309 @@
+// Start-up of a PE on the linux target, before any constructor runs (.preinit_array): the shared symmetric memory,
+// the PE's identity, line-buffered stdout, the fault report. The C library's own start-up (crt1.o) runs main.
+//
+// What oshrun passes (host_loader/linux.cpp), in the environment:
+//   SHMEM_LINUX_FD     the shared memory object (a memfd, inherited): a control page, then one slice per PE
+//   SHMEM_LINUX_PE     this PE's number
+//   SHMEM_LINUX_NPES   the number of PEs
+//   SHMEM_LINUX_HEAP   the symmetric heap per PE, in bytes
+//   SHMEM_LINUX_SPIN   polls before a waiting PE sleeps (0 when there are more PEs than CPUs)
+// A program started without oshrun is a run of one PE, with a shared memory object of its own.
+//
+// Only raw system calls touch the memory here (no mmap/memcpy interceptors of a sanitizer see the remapping: the
+// static data keeps its sanitizer state, redzones included).
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <ucontext.h>
+
+#include "message.hpp"
+#include "shmem_port.hpp"
+
+namespace port = shmem::port;
+using shmem::detail::Message;
+
+extern "C" char __shmem_symmetric_start[], __shmem_static_end[];
+
+namespace {
+
+// The control page at offset 0 of the shared object (host_loader/linux.cpp has the same layout).
+struct Control {
+    uint32_t exit_word;    // (PE + 1) << 8 | status: the PE that ended the run, and how (port.cpp, end_run)
+    uint32_t ready;        // PEs whose memory is set up; every PE waits for all before main
+    uint32_t heap_chosen;  // 1 once PE 0 has written heap_offset
+    uint32_t pad;
+    uint64_t heap_offset;  // where every PE's heap starts, from its static_lo
+};
+
+[[noreturn]] void fail(const char *what, long err)
+{
+    Message m;
+    m.s("libshmem: start-up: ").s(what);
+    if (err != 0) m.s(": ").s(strerror(int(err)));
+    m.write_early();
+    _exit(127);
+}
+
+// A decimal number from the environment, or `otherwise` if the variable is not set.
+uint64_t env_number(char **envp, const char *name, uint64_t otherwise, bool *found = nullptr)
+{
+    const size_t len = strlen(name);
+    for (char **e = envp; e != nullptr && *e != nullptr; ++e) {
+        if (strncmp(*e, name, len) != 0 || (*e)[len] != '=') continue;
+        const char *v = *e + len + 1;
+        char *end = nullptr;
+        errno = 0;
+        const unsigned long long n = strtoull(v, &end, 10);
+        if (end == v || *end != '\0' || errno != 0) {
+            Message m;
+            m.s("libshmem: start-up: ").s(name).s(" = '").s(v).s("': expected a number (set by oshrun)");
+            m.write_early();
+            _exit(127);
+        }
+        if (found != nullptr) *found = true;
+        return n;
+    }
+    if (found != nullptr) *found = false;
+    return otherwise;
+}
+
+// SHMEM_SYMMETRIC_SIZE for a run without oshrun: a number with an optional K, M or G (powers of 1024).
+uint64_t singleton_heap(char **envp)
+{
+    constexpr uint64_t fallback = 64u << 20;
+    for (char **e = envp; e != nullptr && *e != nullptr; ++e) {
+        if (strncmp(*e, "SHMEM_SYMMETRIC_SIZE=", 21) != 0) continue;
+        char *end = nullptr;
+        uint64_t n = strtoull(*e + 21, &end, 10);
+        switch (*end) {
+        case 'k': case 'K': n <<= 10; ++end; break;
+        case 'm': case 'M': n <<= 20; ++end; break;
+        case 'g': case 'G': n <<= 30; ++end; break;
+        default: break;
+        }
+        return (*end == '\0' && n != 0 && n < (uint64_t(1) << 40)) ? n : fallback;
+    }
+    return fallback;
+}
+
+void *sys_mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
+{
+    return reinterpret_cast<void *>(syscall(SYS_mmap, addr, len, prot, flags, fd, off));
+}
+bool mmap_failed(void *p) { return reinterpret_cast<uintptr_t>(p) > uintptr_t(-4096); }
+
+// ---- the fault report -------------------------------------------------------------------------------------
+
+uintptr_t stack_top;  // an address near the top of the main thread's stack (set-up's frame)
+
+const char *signal_cause(int sig, int code)
+{
+    switch (sig) {
+    case SIGSEGV: return code == SEGV_ACCERR ? "access fault (SIGSEGV: no permission)" : "access fault (SIGSEGV: nothing mapped)";
+    case SIGBUS: return code == BUS_ADRALN ? "misaligned access (SIGBUS)" : "bus error (SIGBUS)";
+    case SIGILL: return "illegal instruction (SIGILL)";
+    case SIGFPE: return "arithmetic exception (SIGFPE)";
+    default: return "signal";
+    }
+}
+
+uintptr_t context_pc(const void *uc, uintptr_t *sp)
+{
+    const auto *u = static_cast<const ucontext_t *>(uc);
+#if defined(__x86_64__)
+    *sp = uintptr_t(u->uc_mcontext.gregs[REG_RSP]);
+    return uintptr_t(u->uc_mcontext.gregs[REG_RIP]);
+#elif defined(__aarch64__)
+    *sp = uintptr_t(u->uc_mcontext.sp);
+    return uintptr_t(u->uc_mcontext.pc);
+#else
+    (void)u;
+    *sp = 0;
+    return 0;
+#endif
+}
+
+// The report of the other targets' traps: the PE, the cause, the address and the pc; a fault within reach of the
+// stack pointer below the stack is the stack's overflow into the kernel's guard gap. Then the run ends with 139,
+// as a trap does on virt.
+void on_fault(int sig, siginfo_t *info, void *uc)
+{
+    uintptr_t sp = 0;
+    const uintptr_t pc = context_pc(uc, &sp);
+    const uintptr_t addr = reinterpret_cast<uintptr_t>(info->si_addr);
+    Message m;
+    m.s("libshmem: PE ").i(port::geometry.pe).s(": ");
+    rlimit lim{};
+    const bool near_sp = sp != 0 && addr < stack_top && addr + (1u << 20) >= sp && addr <= sp + 4096;
+    if (sig == SIGSEGV && near_sp) {
+        getrlimit(RLIMIT_STACK, &lim);
+        m.s("stack overflow: the stack");
+        if (lim.rlim_cur != RLIM_INFINITY) m.s(" of ").u(uint64_t(lim.rlim_cur)).s(" bytes");
+        m.s(" ran into the guard below it at ").x(addr).s(" (pc ").x(pc)
+            .s("); give it more with `ulimit -s` before oshrun, or use less");
+    } else {
+        m.s("trap: ").s(signal_cause(sig, info->si_code)).s(" at pc ").x(pc);
+        if (sig == SIGSEGV || sig == SIGBUS) m.s(", address ").x(addr);
+    }
+    m.write_early();
+    port::end_run(139);
+}
+
+void install_fault_report()
+{
+    constexpr size_t alt_size = 64 * 1024;
+    void *alt = sys_mmap(nullptr, alt_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (mmap_failed(alt)) return;  // no report, the kernel's default: the PE dies by the signal, oshrun says so
+    stack_t ss{};
+    ss.ss_sp = alt;
+    ss.ss_size = alt_size;
+    if (sigaltstack(&ss, nullptr) != 0) return;
+    struct sigaction sa {};
+    sa.sa_sigaction = on_fault;
+    sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESETHAND;
+    sigemptyset(&sa.sa_mask);
+    static const int faults[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE};
+    for (int sig : faults) sigaction(sig, &sa, nullptr);
+}
+
+// ---- the shared memory ------------------------------------------------------------------------------------
+
+void setup(int, char **, char **envp)
+{
+    int here;
+    stack_top = reinterpret_cast<uintptr_t>(&here);
+    auto &g = port::geometry;
+    bool launched = false;
+    const uint64_t fd_number = env_number(envp, "SHMEM_LINUX_FD", 0, &launched);
+    int fd;
+    uint64_t heap;
+    if (launched) {
+        fd = int(fd_number);
+        g.pe = int(env_number(envp, "SHMEM_LINUX_PE", ~uint64_t(0)));
+        g.npes = int(env_number(envp, "SHMEM_LINUX_NPES", 0));
+        heap = env_number(envp, "SHMEM_LINUX_HEAP", 0);
+        g.spin = int(env_number(envp, "SHMEM_LINUX_SPIN", 0));
+        if (g.npes < 1 || g.npes > port::max_pes || g.pe < 0 || g.pe >= g.npes)
+            fail("SHMEM_LINUX_PE/SHMEM_LINUX_NPES out of range (not started by this version of oshrun?)", 0);
+    } else {
+        // Run by hand: one PE, with memory of its own.
+        fd = int(syscall(SYS_memfd_create, "libshmem", 0u));
+        if (fd < 0) fail("memfd_create", errno);
+        g.pe = 0;
+        g.npes = 1;
+        g.spin = 0;
+        heap = singleton_heap(envp);
+    }
+    const uintptr_t page = uintptr_t(sysconf(_SC_PAGESIZE));
+    g.static_lo = reinterpret_cast<uintptr_t>(__shmem_symmetric_start) & ~(page - 1);
+    g.static_len = ((reinterpret_cast<uintptr_t>(__shmem_static_end) + page - 1) & ~(page - 1)) - g.static_lo;
+    heap = (heap + page - 1) & ~uint64_t(page - 1);
+    const uint64_t slice = g.static_len + heap;  // in the shared object
+    uint64_t total = 0;
+    if (heap < page || heap > (uint64_t(1) << 40) || __builtin_mul_overflow(slice, uint64_t(g.npes), &total) ||
+        __builtin_add_overflow(total, uint64_t(page), &total) || total > (uint64_t(1) << 46))
+        fail("the symmetric memory asked for does not fit in the address space (SHMEM_SYMMETRIC_SIZE too large?)", 0);
+
+    // Every PE sizes the object the same (same image, same arguments): the first to get here grows it.
+    struct stat st {};
+    if (fstat(fd, &st) != 0) fail("the shared memory object (SHMEM_LINUX_FD) is not open", errno);
+    if (uint64_t(st.st_size) < total && ftruncate(fd, off_t(total)) != 0)
+        fail("cannot size the shared memory", errno);
+    void *control = sys_mmap(nullptr, page, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    if (mmap_failed(control)) fail("cannot map the shared memory", 0);
+    auto *ctl = static_cast<Control *>(control);
+    g.exit_word = launched ? &ctl->exit_word : nullptr;
+
+    // The heap: right after the static pages, or after the brk heap if the C library has started one there (a
+    // static executable's TLS block); PE 0 chooses, the others follow, so that heap addresses agree everywhere.
+    uint64_t heap_offset;
+    if (g.pe == 0) {
+        const uintptr_t brk_now = reinterpret_cast<uintptr_t>(sbrk(0));
+        uintptr_t at = g.static_lo + g.static_len;
+        if (brk_now > at && brk_now - at < (uintptr_t(1) << 30)) at = (brk_now + (16u << 20) + page - 1) & ~(page - 1);
+        heap_offset = at - g.static_lo;
+        if (launched) {
+            ctl->heap_offset = heap_offset;
+            __atomic_store_n(&ctl->heap_chosen, 1u, __ATOMIC_SEQ_CST);
+            port::futex(&ctl->heap_chosen, FUTEX_WAKE, INT_MAX, nullptr);
+        }
+    } else {
+        while (__atomic_load_n(&ctl->heap_chosen, __ATOMIC_SEQ_CST) == 0)
+            port::futex(&ctl->heap_chosen, FUTEX_WAIT, 0, nullptr);
+        heap_offset = ctl->heap_offset;
+    }
+    g.heap_lo = g.static_lo + heap_offset;
+    g.heap_hi = g.heap_lo + heap;
+    g.base = g.static_lo;
+    g.stride = heap_offset + heap;
+    uint64_t view = 0;
+    if (__builtin_mul_overflow(uint64_t(g.stride), uint64_t(g.npes), &view) || view > (uint64_t(1) << 46))
+        fail("the symmetric memory asked for does not fit in the address space (SHMEM_SYMMETRIC_SIZE too large?)", 0);
+
+    // Every PE's memory in one view: a reservation, then each PE's static pages and heap at its place in it (one
+    // mapping for all when the heap follows the static pages, as it does in the C library's dynamic executables).
+    void *region = sys_mmap(nullptr, view, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (mmap_failed(region)) fail("cannot reserve address space for every PE's symmetric memory", 0);
+    g.region = reinterpret_cast<uintptr_t>(region);
+    g.delta = intptr_t(g.region - g.static_lo);
+    const auto map_at = [fd](uintptr_t at, uint64_t len, uint64_t offset, int extra) {
+        void *p = sys_mmap(reinterpret_cast<void *>(at), len, PROT_READ | PROT_WRITE, MAP_SHARED | extra, fd,
+                           off_t(offset));
+        return !mmap_failed(p) && reinterpret_cast<uintptr_t>(p) == at;
+    };
+    if (heap_offset == g.static_len) {
+        if (!map_at(g.region, view, page, MAP_FIXED)) fail("cannot map every PE's symmetric memory", 0);
+    } else {
+        for (int k = 0; k < g.npes; ++k) {
+            const uintptr_t at = g.region + uintptr_t(k) * g.stride;
+            const uint64_t off = page + uint64_t(k) * slice;
+            if (!map_at(at, g.static_len, off, MAP_FIXED) || !map_at(at + heap_offset, heap, off + g.static_len, MAP_FIXED))
+                fail("cannot map every PE's symmetric memory", 0);
+        }
+    }
+
+    // This PE's own: the static data into its slice (pwrite reads the pages as they are now), the slice over it,
+    // and the heap where PE 0 put its own.
+    const uint64_t own = page + uint64_t(g.pe) * slice;
+    for (uintptr_t done = 0; done < g.static_len;) {
+        const long w = syscall(SYS_pwrite64, fd, g.static_lo + done, g.static_len - done, off_t(own + done));
+        if (w <= 0) fail("cannot copy the static data into the shared memory", errno);
+        done += uintptr_t(w);
+    }
+    if (!map_at(g.static_lo, g.static_len, own, MAP_FIXED)) fail("cannot map the shared memory over the static data", 0);
+    if (!map_at(g.heap_lo, heap, own + g.static_len, MAP_FIXED_NOREPLACE)) {
+        Message m;
+        m.s("libshmem: start-up: PE ").i(g.pe).s(": the symmetric heap's place, [").x(g.heap_lo).s(", ").x(g.heap_hi)
+            .s("), is taken in this process (PE 0 put its heap there)");
+        m.write_early();
+        _exit(127);
+    }
+
+    // No PE writes into another's memory before that one has copied its static data: all wait for all.
+    if (launched) {
+        const uint32_t n = __atomic_add_fetch(&ctl->ready, 1u, __ATOMIC_SEQ_CST);
+        if (n == uint32_t(g.npes)) {
+            port::futex(&ctl->ready, FUTEX_WAKE, INT_MAX, nullptr);
+        } else {
+            for (uint32_t r = n; r < uint32_t(g.npes); r = __atomic_load_n(&ctl->ready, __ATOMIC_SEQ_CST))
+                port::futex(&ctl->ready, FUTEX_WAIT, r, nullptr);
+        }
+    }
+
+    // stdout is a pipe to oshrun: line-buffered, as on the other targets (a PE's lines come out as it writes them).
+    setvbuf(stdout, nullptr, _IOLBF, 0);
+    install_fault_report();
+}
+
+}  // namespace
+
+// Runs before any constructor (the heap's, the teams') and before the C library's own static constructors.
+// (Linked in by name: cmake/toolchain-linux.cmake, -u shmem_linux_preinit.)
+extern "C" {
+extern void (*const shmem_linux_preinit)(int, char **, char **);
+[[gnu::used, gnu::section(".preinit_array")]] void (*const shmem_linux_preinit)(int, char **, char **) = setup;
+}

@@ -1,0 +1,18 @@
+// The linux target (PEs as processes of this host): its image check and its run (linux.cpp).
+#pragma once
+
+#include <string>
+
+#include "image.hpp"
+#include "target.hpp"
+
+namespace oshrun {
+
+// An executable this host runs (its own machine, or one a qemu-user binfmt handler runs), linked with libshmem's
+// linux port (it has shmem_linux_preinit, unless it is stripped). Only path and file_size are filled in.
+Image load_linux_image(const std::string& path, const Target& t);
+
+// Target::run of the linux target: forks the PEs, relays their output, returns the run's status.
+int run_linux(const Target& t, const Image& img, const RunRequest& req);
+
+}  // namespace oshrun

@@ -1,0 +1,199 @@
+// The linux port: each PE is a process on the host (x86-64 or aarch64 Linux), forked by oshrun; the symmetric
+// memory of all PEs is one shared memory object (a memfd that oshrun creates), mapped by every PE.
+//
+// Memory model (the same as on the bare-metal targets: every symmetric object is reachable by plain loads and
+// stores from every PE; crt/linux/crt.cpp sets it up before any constructor runs):
+//  - the shared object is a control page (oshrun's: the run's exit word) then one slice per PE, [its static data
+//    pages | its symmetric heap];
+//  - a PE sees its own symmetric memory where the program expects it: its slice's first pages mapped over its own
+//    .data/.bss ([__shmem_symmetric_start, __shmem_static_end) rounded out to pages, after copying their contents
+//    there), and the heap at static_lo + heap_offset, right after them unless the C library's brk heap is already
+//    there (PE 0 chooses heap_offset, every PE uses the same);
+//  - it sees every PE's (its own again included) in `region`, laid out the same way: PE k's at region + k * stride,
+//    its static pages at +0 and its heap at +heap_offset.
+// So remote_ptr is one add and one multiply-add, as on virt: an address moves by (region - static_lo) + pe * stride.
+// The addresses themselves are the same in every PE when the image is not position-independent or ASLR is off
+// (oshrun turns it off for the PEs), but nothing here relies on it.
+//
+// Waiting: a PE that waits sleeps in futex(FUTEX_WAIT) on a word of its own static data after a short bounded
+// spin (only where every PE has a CPU of its own); `notify` wakes it (futex(FUTEX_WAKE)) only if it said it sleeps.
+// The futex words are in shared memory, so the futexes are the shared (not FUTEX_PRIVATE) kind, which the kernel
+// keys by the memory object and offset: a waker and a sleeper may use different virtual addresses for the word.
+#pragma once
+
+#include <limits.h>
+#include <linux/futex.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "console_protocol.h"
+
+namespace shmem::port {
+
+inline constexpr const char name[] = "linux";
+
+inline constexpr bool has_native_atomics = true;  // the CPU's own atomics work on shared memory
+inline constexpr bool has_hw_barrier = true;      // WAND-style: a counter in PE 0's memory, one futex to wake all
+inline constexpr bool has_dma = false;
+inline constexpr size_t dma_min = 0;
+void dma_copy(unsigned ch, void *dst, const void *src, size_t n);
+void quiet_channel(unsigned ch);
+inline constexpr int max_pes = 512;  // what the library's tables are sized for (PEs are processes: no chip limit)
+
+// Filled in by the startup code (crt/linux/crt.cpp) before any constructor runs.
+struct Geometry {
+    uintptr_t base;       // static_lo: where this PE's symmetric memory starts
+    uintptr_t heap_lo;    // symmetric heap: [heap_lo, heap_hi) = static_lo + heap_offset + [0, heap size)
+    uintptr_t heap_hi;
+    uintptr_t static_lo;  // this PE's static data pages, aliased onto the start of its slice
+    uintptr_t static_len;
+    uintptr_t region;     // every PE's symmetric memory: PE k's at region + k * stride
+    uintptr_t stride;     // heap_hi - static_lo
+    intptr_t delta;       // region - static_lo
+    uint32_t *exit_word;  // oshrun's: the run's status, set once by the PE that ends the run
+    int pe;
+    int npes;
+    int spin;             // how often a waiter polls before it sleeps (0 with more PEs than CPUs)
+};
+extern Geometry geometry;
+
+inline int my_pe() { return geometry.pe; }
+inline int n_pes() { return geometry.npes; }
+
+template <class T>
+inline T *remote_ptr(T *local, int pe)
+{
+    return reinterpret_cast<T *>(reinterpret_cast<uintptr_t>(local) + geometry.delta + uintptr_t(pe) * geometry.stride);
+}
+
+// Is [p, p + n) inside this PE's symmetric memory (static pages, the gap if any, heap)?
+inline bool in_partition(const void *p, size_t n)
+{
+    const uintptr_t a = reinterpret_cast<uintptr_t>(p);
+    return a >= geometry.static_lo && n <= geometry.stride && a - geometry.static_lo <= geometry.stride - n;
+}
+
+// The C library's copy is the fastest there is on the host; memmove because a PE may put to itself, over itself.
+inline void put_bytes(void *dst_remote, const void *src, size_t n) { memmove(dst_remote, src, n); }
+inline void get_bytes(void *dst, const void *src_remote, size_t n) { memmove(dst, src_remote, n); }
+
+// A full fence: orders this PE's stores before its later loads too (the sleep/wake protocol below needs it).
+inline void fence() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+// A store is complete when it is visible: no DMA, no buffer beyond what the fence drains.
+inline void quiet() { fence(); }
+
+inline bool test_and_set(uint32_t *remote_word)
+{
+    return __atomic_exchange_n(remote_word, 1u, __ATOMIC_ACQUIRE) != 0;
+}
+inline void clear(uint32_t *remote_word) { __atomic_store_n(remote_word, 0u, __ATOMIC_RELEASE); }
+
+// shmemx_cycles: the time-stamp counter (x86-64: TSC, a constant rate on current CPUs, not the core's clock;
+// aarch64: the generic timer's virtual count), else nanoseconds.
+inline uint64_t cycles()
+{
+#if defined(__x86_64__)
+    uint32_t lo, hi;
+    __asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
+    return uint64_t(hi) << 32 | lo;
+#elif defined(__aarch64__)
+    uint64_t c;
+    __asm__ volatile("mrs %0, cntvct_el0" : "=r"(c));
+    return c;
+#else
+    timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return uint64_t(ts.tv_sec) * 1000000000u + uint64_t(ts.tv_nsec);
+#endif
+}
+
+inline void cpu_relax()
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__) || defined(__arm__)
+    __asm__ volatile("yield" ::: "memory");
+#endif
+}
+
+// ---- sleeping and waking --------------------------------------------------------------------------------
+//
+//   waiter:  spin a little; sleeping = 1; loop { seq = wake_seq; fence; if (done()) break; futex_wait(&wake_seq,
+//            seq, 1 ms) }; sleeping = outer
+//   writer:  store the data; fence; if (target's sleeping) { ++target's wake_seq; futex_wake(target's wake_seq) }
+// If the waiter's check misses the data, the fences order the writer's read of `sleeping` after the waiter set it:
+// the writer bumps wake_seq, and the waiter's futex_wait either sees the new value and returns at once or is
+// woken. The 1 ms timeout is the backstop for writers outside the library (plain stores through shmem_ptr).
+
+extern uint32_t sleeping;  // this PE's "I sleep, wake me" word (symmetric)
+extern uint32_t wake_seq;  // this PE's futex word (symmetric)
+
+inline long futex(uint32_t *word, int op, uint32_t val, const timespec *timeout)
+{
+    return syscall(SYS_futex, word, op, val, timeout, nullptr, 0);
+}
+
+inline void wake(int pe)
+{
+    uint32_t *w = remote_ptr(&wake_seq, pe);
+    __atomic_add_fetch(w, 1u, __ATOMIC_SEQ_CST);
+    futex(w, FUTEX_WAKE, INT_MAX, nullptr);
+}
+
+inline void check_stack() {}  // the kernel's guard gap below the stack faults at once (crt/linux: the report)
+
+inline void notify(int pe)
+{
+    fence();
+    if (__atomic_load_n(remote_ptr(&sleeping, pe), __ATOMIC_RELAXED) != 0) wake(pe);
+}
+
+template <class Done>
+inline void wait_until(Done done)
+{
+    if (done()) return;
+    for (int i = geometry.spin; i > 0; --i) {
+        cpu_relax();
+        if (done()) return;
+    }
+    const uint32_t outer = __atomic_load_n(&sleeping, __ATOMIC_RELAXED);
+    __atomic_store_n(&sleeping, 1u, __ATOMIC_RELAXED);
+    static const timespec backstop = {0, 1000000};
+    for (;;) {
+        fence();
+        const uint32_t seq = __atomic_load_n(&wake_seq, __ATOMIC_SEQ_CST);
+        if (done()) break;
+        futex(&wake_seq, FUTEX_WAIT, seq, &backstop);
+    }
+    __atomic_store_n(&sleeping, outer, __ATOMIC_RELAXED);
+}
+
+void hw_barrier();
+inline constexpr bool hw_barrier_usable() { return true; }
+inline constexpr const char hw_barrier_needs[] = "nothing";
+
+// ---- platform ---------------------------------------------------------------------------------------------
+
+inline constexpr bool has_environment = true;
+// malloc's heap is the C library's, outside the symmetric memory: the core's checks take static data and the
+// symmetric heap as two ranges (linker/linux/shmem.ld gives the empty "private heap" between them).
+inline constexpr bool has_private_heap = true;
+
+// The library's own reports: straight to the PE's stdout or stderr (pipes that oshrun reads line by line).
+void console_write(char kind, const char *buf, size_t n);
+void flush_console();
+void console_write_early(const char *buf, size_t n);
+inline void console_release_if_mine() {}
+
+// 0: this PE is done (its memory stays reachable: it is the shared object, which outlives the process).
+// Non-zero: the run ends with that status (oshrun stops the other PEs).
+[[noreturn]] void finish(int status);
+// Ends the whole run now with `status`: the exit word says so to oshrun, which stops the other PEs.
+[[noreturn]] void end_run(int status);
+[[noreturn]] void end_run_early(int status);
+
+}  // namespace shmem::port
