@@ -231,6 +231,9 @@ int run_linux(const Target& t, const Image&, const RunRequest& req) {
 
     Console console(n, std::cout, std::cerr, req.console);
     const SignalCatcher signals;
+    // The watchdog (run.hpp) starts with the first TempDir: it kills every PE's process group should oshrun die
+    // without stopping them (SIGKILL), grandchildren included. The directory itself stays empty.
+    const TempDir watchdog;
     std::vector<Pe> pes(n);
     const pid_t parent = getpid();
     std::fflush(nullptr);

@@ -89,10 +89,13 @@ void print_map()
     if (const uintptr_t size = partition_bytes(g, 0); size != 0)
         m.s("partition ").x(g.base).s(" (").u(size).s(" bytes), ");
     m.s("static data [").p(__shmem_symmetric_start).s(", ");
-    if constexpr (port::has_private_heap)
-        m.p(__shmem_static_end).s("), private heap [").p(__shmem_private_heap_start).s(", ")
-            .p(__shmem_private_heap_end).s("), symmetric heap [");
-    else
+    if constexpr (port::has_private_heap) {
+        m.p(__shmem_static_end).s("), ");
+        // (linux: malloc's heap is the C library's, elsewhere; the linker script gives an empty one here)
+        if (static_cast<const char *>(__shmem_private_heap_start) != static_cast<const char *>(__shmem_private_heap_end))
+            m.s("private heap [").p(__shmem_private_heap_start).s(", ").p(__shmem_private_heap_end).s("), ");
+        m.s("symmetric heap [");
+    } else
         m.s("symmetric heap [");
     m.x(g.heap_lo).s(", ").x(g.heap_hi).s(") (").u(g.heap_hi - g.heap_lo).s(" bytes)");
     m.write(out);

@@ -10,7 +10,11 @@ int main(int argc, char **argv)
     if (shmem_my_pe() == shmem_n_pes() - 1) {
         const char *kind = argc > 1 ? argv[1] : "illegal";
         if (strcmp(kind, "illegal") == 0) {
+#if defined(__x86_64__) || defined(__i386__)
+            __asm__ volatile("ud2" ::: "memory"); /* the defined illegal instruction (linux target) */
+#else
             __asm__ volatile(".word 0" ::: "memory"); /* all-zero is a defined illegal instruction */
+#endif
         } else if (strcmp(kind, "load") == 0) {
             volatile uint64_t *nowhere = (volatile uint64_t *)(uintptr_t)0x2c000000; /* nothing is mapped there */
             (void)*nowhere;

@@ -2,13 +2,21 @@
 # No emulator and no temporary directory outlives oshrun, however oshrun ends: killed with SIGKILL (nothing can
 # be caught: the watchdog and PR_SET_PDEATHSIG clean up), or ended by a signal it catches (SIGQUIT, SIGUSR1,
 # SIGTERM: it stops the emulator itself and exits with 128 + the signal).
-#   orphans.sh OSHRUN PROGRAM   (PROGRAM never ends: tests/negative/hang.c)
+#   orphans.sh OSHRUN PROGRAM [TARGET]   (PROGRAM never ends: tests/negative/hang.c)
+# TARGET linux: the PEs are processes of their own (running PROGRAM), not an emulator's.
 set -u
-oshrun=$1 program=$2
+oshrun=$1 program=$2 target=${3:-virt-rv64}
 fail() { echo "FAIL: $*"; exit 1; }
 
-# The emulator processes of a run: those whose command line names a file in dir.
-emulators_of() { pgrep -f -- "$1/" || true; }
+# The emulator processes of a run: those whose command line names a file in dir. On linux, the PEs: the processes
+# that run the program, oshrun itself ($pid) left out.
+emulators_of() {
+  if [ "$target" = linux ]; then
+    pgrep -f -- "^$program" | grep -vx "${pid:-0}" || true
+  else
+    pgrep -f -- "$1/" || true
+  fi
+}
 
 # Waits (up to 10 s) for cond to hold.
 wait_for() {
@@ -21,7 +29,7 @@ wait_for() {
 
 for sig in KILL QUIT USR1 TERM; do
   tmp=$(mktemp -d)
-  TMPDIR=$tmp "$oshrun" -np 2 "$program" >"$tmp.out" 2>&1 &
+  TMPDIR=$tmp "$oshrun" --target "$target" -np 2 "$program" >"$tmp.out" 2>&1 &
   pid=$!
   wait_for '[ -n "$(ls "$tmp")" ] && [ -n "$(emulators_of "$tmp")" ]' || fail "SIG$sig: the emulator did not start"
   dir=$(ls -d "$tmp"/oshrun.*)
