@@ -5,6 +5,7 @@ if(DEFINED ENV{SHMEM_LINUX_CROSS} AND NOT "$ENV{SHMEM_LINUX_CROSS}" STREQUAL "")
   set(SHMEM_LINUX_CROSS "$ENV{SHMEM_LINUX_CROSS}")
 endif()
 if(SHMEM_LINUX_CROSS)
+  list(APPEND CMAKE_TRY_COMPILE_PLATFORM_VARIABLES SHMEM_LINUX_CROSS)
   # A cross build for another Linux (checked in CI: it must link; its tests run under qemu-user where it is).
   set(CMAKE_SYSTEM_NAME Linux)
   string(REGEX REPLACE "-.*" "" CMAKE_SYSTEM_PROCESSOR "${SHMEM_LINUX_CROSS}")

@@ -26,13 +26,15 @@ std::string version_text() {
 std::string usage() {
     return "usage: oshrun [options] -np N program.elf [program arguments...]\n"
            "\n"
-           "Runs a libshmem program image on N PEs, one copy per PE: on an emulated machine (virt-rv64, QEMU), or\n"
-           "on the cores of an Epiphany chip (a Parallella's, or the Epiphany simulator's).\n"
+           "Runs a libshmem program image on N PEs, one copy per PE: on an emulated machine (virt-rv64, QEMU), on\n"
+           "the cores of an Epiphany chip (a Parallella's, or the Epiphany simulator's), or as processes of this\n"
+           "host (linux; --symmetric-size, -x and --gdb PE apply there too).\n"
            "\n"
            "  -np N, -n N, --np N, --npes N\n"
            "                         number of PEs (default 1; virt-rv64 has 1..512, epiphany-e16 1..16,\n"
-           "                         epiphany-e64 1..64)\n"
-           "  --target NAME          machine to run on (default virt-rv64; known: " + target_names() + ")\n"
+           "                         epiphany-e64 1..64, linux 1..512)\n"
+           "  --target NAME          machine to run on (default: linux for a program of this host's machine, else\n"
+           "                         virt-rv64; known: " + target_names() + ")\n"
            "  --timeout SECONDS      stop the run after this long and exit 124\n"
            "                         (default: $OSHRUN_TIMEOUT, else 0 = no limit)\n"
            "  -x NAME=VALUE, -x NAME\n"
@@ -182,6 +184,7 @@ Cli parse_cli(const std::vector<std::string>& args) {
             cli.npes = parse_number(opt, v, 1000000, "a number of PEs");
         } else if (opt == "--target") {
             cli.target = value();
+            cli.target_given = true;
         } else if (opt == "--symmetric-size") {
             cli.symmetric_size = size_value();
         } else if (opt == "--partition-size") {

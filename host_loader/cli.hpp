@@ -16,6 +16,7 @@ struct EnvExport {
 
 struct Cli {
     std::string target = "virt-rv64";
+    bool target_given = false;            // --target was given (else a program of the host's machine runs on linux)
     unsigned npes = 1;
     std::optional<uint64_t> symmetric_size, partition_size;
     std::optional<double> timeout;

@@ -33,6 +33,7 @@ struct Image {
     std::vector<Segment> segments;  // sorted by vaddr
     std::vector<Section> sections;  // SHF_ALLOC sections of non-zero size, sorted by addr (none if stripped)
     std::vector<uint8_t> flat;      // partitioned targets: bytes link_base .. file_end, gaps zero-filled
+    std::vector<std::string> launcher;  // linux: what runs a program of another machine (qemu-user), else empty
 
     uint64_t memory_size() const { return mem_end - link_base; }
 };

@@ -29,6 +29,7 @@
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <iostream>
 #include <memory>
@@ -102,6 +103,18 @@ bool has_symbol(Elf* e, const char* name, bool& had_table) {
 
 }  // namespace
 
+std::string default_target(const std::string& program, const std::string& otherwise) {
+    Fd fd(open(program.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
+    struct stat st;
+    if (fd.fd < 0 || fstat(fd.fd, &st) != 0 || !S_ISREG(st.st_mode)) return otherwise;
+    unsigned char h[20] = {};
+    if (pread(fd.fd, h, sizeof h, 0) != ssize_t(sizeof h) || std::memcmp(h, ELFMAG, SELFMAG) != 0 ||
+        h[EI_DATA] != ELFDATA2LSB)
+        return otherwise;
+    const unsigned machine = unsigned(h[18]) | unsigned(h[19]) << 8;  // e_machine, little-endian
+    return machine == kHostMachine && kHostMachine != EM_NONE ? "linux" : otherwise;
+}
+
 Image load_linux_image(const std::string& path, const Target& t) {
     Fd fd(open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
     if (fd.fd < 0) refuse(path, std::string("cannot open: ") + std::strerror(errno));
@@ -114,10 +127,18 @@ Image load_linux_image(const std::string& path, const Target& t) {
     if (!elf || elf_kind(elf.get()) != ELF_K_ELF || !gelf_getehdr(elf.get(), &h))
         refuse(path, "not an ELF file a Linux kernel runs");
     if (h.e_type != ET_EXEC && h.e_type != ET_DYN) refuse(path, "not an executable (ELF type " + std::to_string(h.e_type) + ")");
-    if (h.e_machine != kHostMachine && binfmt_handler(h.e_machine).empty())
-        refuse(path, std::string("ELF machine is ") + elf_machine_name(h.e_machine) + "; this host runs " +
-                         elf_machine_name(kHostMachine) + " programs (and has no qemu-user binfmt handler for " +
-                         elf_machine_name(h.e_machine) + ")");
+    // Another machine's program runs under qemu-user: through the kernel's binfmt handler, or oshrun starts
+    // qemu-<machine> itself (with the Debian cross sysroot for its shared libraries, unless QEMU_LD_PREFIX says).
+    std::vector<std::string> launcher;
+    if (h.e_machine != kHostMachine && binfmt_handler(h.e_machine).empty()) {
+        const char* qemu = h.e_machine == EM_AARCH64 ? "qemu-aarch64" : h.e_machine == EM_X86_64 ? "qemu-x86_64" : nullptr;
+        const std::string found = qemu ? find_on_path(qemu) : "";
+        if (found.empty())
+            refuse(path, std::string("ELF machine is ") + elf_machine_name(h.e_machine) + "; this host runs " +
+                             elf_machine_name(kHostMachine) + " programs (and has neither a qemu-user binfmt handler " +
+                             "nor " + (qemu ? qemu : "a qemu-user") + " on PATH for " + elf_machine_name(h.e_machine) + ")");
+        launcher.push_back(found);
+    }
     bool had_table = false;
     if (!has_symbol(elf.get(), "shmem_linux_preinit", had_table) && had_table)
         refuse(path, std::string("not a libshmem program for the ") + t.name + " target (it has no shmem_linux_preinit); " +
@@ -125,6 +146,7 @@ Image load_linux_image(const std::string& path, const Target& t) {
     Image img;
     img.path = path;
     img.file_size = uint64_t(st.st_size);
+    img.launcher = launcher;
     return img;
 }
 
@@ -177,7 +199,7 @@ bool relay(int fd, Console& console, unsigned pe, bool is_err, int max_reads = 1
 
 }  // namespace
 
-int run_linux(const Target& t, const Image&, const RunRequest& req) {
+int run_linux(const Target& t, const Image& img, const RunRequest& req) {
     const unsigned n = req.npes;
     const uint64_t heap = req.symmetric_size.value_or(kDefaultHeap);
     const int cpus = online_cpus();
@@ -224,6 +246,9 @@ int run_linux(const Target& t, const Image&, const RunRequest& req) {
         env.push_back(*e);
     }
     env.insert(env.end(), req.env.begin(), req.env.end());
+    if (!img.launcher.empty() && !std::getenv("QEMU_LD_PREFIX") && access("/usr/aarch64-linux-gnu", F_OK) == 0 &&
+        img.launcher[0].find("qemu-aarch64") != std::string::npos)
+        env.push_back("QEMU_LD_PREFIX=/usr/aarch64-linux-gnu");
     env.push_back("SHMEM_LINUX_FD=" + std::to_string(mem.fd));
     env.push_back("SHMEM_LINUX_NPES=" + std::to_string(n));
     env.push_back("SHMEM_LINUX_HEAP=" + std::to_string(heap));
@@ -245,6 +270,7 @@ int run_linux(const Target& t, const Image&, const RunRequest& req) {
         std::vector<std::string> pe_env = env;
         pe_env.push_back("SHMEM_LINUX_PE=" + std::to_string(k));
         std::vector<std::string> argv = req.argv;
+        argv.insert(argv.begin(), img.launcher.begin(), img.launcher.end());
         if (debugged) argv.insert(argv.begin(), {gdb, "-q", "--args"});
         const pid_t pid = fork();
         if (pid < 0) throw Failure(std::string("fork: ") + std::strerror(errno), 1);

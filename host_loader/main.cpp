@@ -12,6 +12,7 @@
 #include "common.hpp"
 #include "console.hpp"
 #include "run.hpp"
+#include "linux.hpp"
 #include "target.hpp"
 
 using namespace oshrun;
@@ -80,7 +81,8 @@ int run(const std::vector<std::string>& args) {
         std::fputs(version_text().c_str(), stdout);
         return 0;
     }
-    const Target* target = find_target(cli.target);
+    // Without --target, a program of this host's machine is a linux program: the default follows the image.
+    const Target* target = find_target(cli.target_given ? cli.target : default_target(cli.program, cli.target));
     if (!target) throw Failure("unknown target '" + cli.target + "'; valid targets: " + target_names());
     if (cli.npes < 1 || cli.npes > target->max_pes)
         throw Failure("-np " + std::to_string(cli.npes) + ": " + target->name + " runs 1 to " +

@@ -9,6 +9,9 @@
 #   bash scripts/test-install.sh [BUILD_DIR]        BUILD_DIR: a configured virt-rv64 build (default: build)
 #   SHMEM_INSTALL_TEST_EPIPHANY=build-e16           also install that Epiphany build into the same prefix and
 #                                                   build the programs for it (they cannot run here)
+#   SHMEM_INSTALL_TEST_LINUX=build-linux            also install that linux build (into the moved prefix) and
+#                                                   build and run the programs for it: oshcc, oshc++,
+#                                                   find_package, pkg-config
 # Exits non-zero on the first failure.
 set -euo pipefail
 src=$(cd "$(dirname "$0")/.." && pwd)
@@ -89,5 +92,21 @@ if [ -n "${SHMEM_INSTALL_TEST_EPIPHANY:-}" ]; then
     cmake --build "fp-$t" -j"$(nproc)" >/dev/null
     echo "$t: app.elf, app_cxx.elf and the find_package project built"
   done
+fi
+if [ -n "${SHMEM_INSTALL_TEST_LINUX:-}" ]; then
+  step "linux: installed into the same (moved) prefix; oshcc, oshc++, find_package and pkg-config, run as processes"
+  cmake --install "$SHMEM_INSTALL_TEST_LINUX" --prefix "$prefix" >/dev/null
+  "$prefix/bin/oshcc" --target linux -O2 -Wall -o app-linux "$app/app.c"
+  run app-linux   # oshrun picks linux for a program of this host's machine
+  "$prefix/bin/oshc++" --target linux -O2 -Wall -o app_cxx-linux "$app/app.cpp"
+  run app_cxx-linux
+  cmake -S "$src/tests/install/find_package" -B fp-linux \
+    -DCMAKE_TOOLCHAIN_FILE="$prefix/lib/cmake/libshmem/toolchain-linux.cmake" >/dev/null
+  cmake --build fp-linux -j"$(nproc)" >/dev/null
+  run fp-linux/app.elf
+  run fp-linux/app_cxx.elf
+  # shellcheck disable=SC2046  # the flags are meant to split
+  cc -o pc-linux "$app/app.c" $(PKG_CONFIG_PATH=$prefix/lib/pkgconfig pkg-config --cflags --libs libshmem-linux)
+  run pc-linux
 fi
 step "all install checks passed"

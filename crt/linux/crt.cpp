@@ -218,14 +218,26 @@ void setup(int, char **, char **envp)
     auto *ctl = static_cast<Control *>(control);
     g.exit_word = launched ? &ctl->exit_word : nullptr;
 
-    // The heap: right after the static pages, or after the brk heap if the C library has started one there (a
-    // static executable's TLS block); PE 0 chooses, the others follow, so that heap addresses agree everywhere.
-    uint64_t heap_offset;
+    // The heap: right after the static pages, else (the C library's brk heap is there, as a static executable's TLS
+    // block, or an emulator keeps the room for it) at the first whole GiB after them that is free. PE 0 chooses and
+    // maps its own there at once; the others follow, so that heap addresses agree everywhere.
+    const uint64_t own = page + uint64_t(g.pe) * slice;
+    const auto map_heap = [fd, heap, own, &g](uintptr_t at) {
+        void *p = sys_mmap(reinterpret_cast<void *>(at), heap, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED_NOREPLACE,
+                           fd, off_t(own + g.static_len));
+        if (!mmap_failed(p) && reinterpret_cast<uintptr_t>(p) != at) syscall(SYS_munmap, p, heap);  // an old kernel
+        return !mmap_failed(p) && reinterpret_cast<uintptr_t>(p) == at;
+    };
+    uint64_t heap_offset = 0;
     if (g.pe == 0) {
         const uintptr_t brk_now = reinterpret_cast<uintptr_t>(sbrk(0));
-        uintptr_t at = g.static_lo + g.static_len;
-        if (brk_now > at && brk_now - at < (uintptr_t(1) << 30)) at = (brk_now + (16u << 20) + page - 1) & ~(page - 1);
-        heap_offset = at - g.static_lo;
+        const uintptr_t after = g.static_lo + g.static_len;
+        bool placed = false;
+        for (uintptr_t gib = (brk_now > after ? 1 : 0); gib <= 16 && !placed; ++gib) {
+            heap_offset = g.static_len + (gib << 30);
+            placed = map_heap(g.static_lo + heap_offset);
+        }
+        if (!placed) fail("no room for the symmetric heap within 16 GiB after the static data", 0);
         if (launched) {
             ctl->heap_offset = heap_offset;
             __atomic_store_n(&ctl->heap_chosen, 1u, __ATOMIC_SEQ_CST);
@@ -235,6 +247,13 @@ void setup(int, char **, char **envp)
         while (__atomic_load_n(&ctl->heap_chosen, __ATOMIC_SEQ_CST) == 0)
             port::futex(&ctl->heap_chosen, FUTEX_WAIT, 0, nullptr);
         heap_offset = ctl->heap_offset;
+        if (!map_heap(g.static_lo + heap_offset)) {
+            Message m;
+            m.s("libshmem: start-up: PE ").i(g.pe).s(": the symmetric heap's place, ").x(g.static_lo + heap_offset)
+                .s(" (where PE 0 put its own), is taken in this process");
+            m.write_early();
+            _exit(127);
+        }
     }
     g.heap_lo = g.static_lo + heap_offset;
     g.heap_hi = g.heap_lo + heap;
@@ -266,22 +285,13 @@ void setup(int, char **, char **envp)
         }
     }
 
-    // This PE's own: the static data into its slice (pwrite reads the pages as they are now), the slice over it,
-    // and the heap where PE 0 put its own.
-    const uint64_t own = page + uint64_t(g.pe) * slice;
+    // This PE's own static data: into its slice (pwrite reads the pages as they are now), then the slice over it.
     for (uintptr_t done = 0; done < g.static_len;) {
         const long w = syscall(SYS_pwrite64, fd, g.static_lo + done, g.static_len - done, off_t(own + done));
         if (w <= 0) fail("cannot copy the static data into the shared memory", errno);
         done += uintptr_t(w);
     }
     if (!map_at(g.static_lo, g.static_len, own, MAP_FIXED)) fail("cannot map the shared memory over the static data", 0);
-    if (!map_at(g.heap_lo, heap, own + g.static_len, MAP_FIXED_NOREPLACE)) {
-        Message m;
-        m.s("libshmem: start-up: PE ").i(g.pe).s(": the symmetric heap's place, [").x(g.heap_lo).s(", ").x(g.heap_hi)
-            .s("), is taken in this process (PE 0 put its heap there)");
-        m.write_early();
-        _exit(127);
-    }
 
     // No PE writes into another's memory before that one has copied its static data: all wait for all.
     if (launched) {

@@ -531,8 +531,11 @@ TEST_F(Oshrun, Refusals) {
     TestElf x86 = valid_elf();
     x86.machine = EM_X86_64;
     const std::string bad = write_file(dir.path(), "x86.elf", x86.bytes());
-    EXPECT_EQ(oshrun("--dry-run " + bad), 2);
+    EXPECT_EQ(oshrun("--target virt-rv64 --dry-run " + bad), 2);
     EXPECT_EQ(err, "oshrun: " + bad + ": ELF machine is x86-64 (62); target virt-rv64 needs RISC-V (243)\n");
+    // Without --target, an image of this host's machine is taken for a linux program (this one is not executable).
+    EXPECT_EQ(oshrun("--dry-run " + bad), 2);
+    EXPECT_HAS(err, "not executable");
     EXPECT_EQ(std::system(("SHMEM_SYMMETRIC_SIZE=huge " + std::string(OSHRUN_PATH) + " --dry-run " + image +
                            " >/dev/null 2>&1; test $? -eq 2").c_str()), 0);
     EXPECT_EQ(oshrun("--help"), 0);
