@@ -15,6 +15,7 @@ packages=(
   gdb-multiarch                        # oshrun --gdb, and its test (tests/oshrun/gdb_session.sh)
   procps                               # pgrep, for the orphan test (tests/oshrun/orphans.sh)
   clang libclang-rt-14-dev             # libFuzzer, ASan, UBSan: scripts/fuzz.sh
+  gcc-aarch64-linux-gnu g++-aarch64-linux-gnu qemu-user   # the linux target built for aarch64, run under qemu-user
 )
 
 missing=()

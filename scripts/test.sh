@@ -2,7 +2,8 @@
 # Installs what is needed, builds everything and runs the whole test suite: target tests through the loader at
 # every PE count, negative tests, native unit tests; then the families whose mechanism a build option changes
 # (atomics, locks, barriers, collectives) once more in the other configuration: TESTSET-lock atomics and the
-# dissemination barrier; then every target test in a Release build; then the Epiphany build; then what a user does with an installed prefix
+# dissemination barrier; then every target test in a Release build; then the linux target's suite (plain, ASan+UBSan,
+# TSan, and aarch64 under qemu-user); then the Epiphany build; then what a user does with an installed prefix
 # (scripts/test-install.sh: oshcc, oshc++, find_package, add_subdirectory, from outside this tree); then oshrun's
 # parsers under libFuzzer for a bounded time (scripts/fuzz.sh). Extra arguments
 # go to ctest, e.g. -R heap (and skip the second configuration, Epiphany and the install checks).
@@ -22,6 +23,21 @@ if [ $# -eq 0 ]; then
   cmake -S . -B build-rel -DSHMEM_TARGET=virt-rv64 -DCMAKE_BUILD_TYPE=Release >/dev/null
   cmake --build build-rel -j"$(nproc)"
   ctest --test-dir build-rel --output-on-failure -j"$(nproc)" -L target
+  # linux: PEs as processes of this host. The whole target suite, then again under AddressSanitizer + UBSan and
+  # under ThreadSanitizer; then built for aarch64 Linux and the PE counts up to 4 run there under qemu-user (64
+  # qemu-user processes on two cores are too slow for the time limits; glibc's abort under qemu-user adds qemu's
+  # own report to the output).
+  cmake -S . -B build-linux -DSHMEM_TARGET=linux >/dev/null
+  cmake --build build-linux -j"$(nproc)"
+  ctest --test-dir build-linux --output-on-failure -j"$(nproc)"
+  for san in address,undefined thread; do
+    cmake -S . -B "build-linux-${san%%,*}" -DSHMEM_TARGET=linux -DSHMEM_SANITIZE=$san >/dev/null
+    cmake --build "build-linux-${san%%,*}" -j"$(nproc)"
+    ctest --test-dir "build-linux-${san%%,*}" --output-on-failure -j"$(nproc)" -L target
+  done
+  cmake -S . -B build-linux-arm64 -DSHMEM_TARGET=linux -DSHMEM_LINUX_CROSS=aarch64-linux-gnu >/dev/null
+  cmake --build build-linux-arm64 -j"$(nproc)"
+  ctest --test-dir build-linux-arm64 --output-on-failure -j"$(nproc)" -L target -R '/np[1-4]$' -E '^libc_neg_abort'
   # Epiphany-III: the cross toolchain (built once from Debian's sources into a cache, ~15 min the first time),
   # then the library, the tests and the examples built for it, and the footprint of the two budget programs.
   # They run on Adapteva's esim simulator where it is installed (README.md: "Epiphany"), not here.
@@ -35,7 +51,7 @@ if [ $# -eq 0 ]; then
   cmake --build build-e16-checks -j"$(nproc)" --target neg_bad_pe neg_size_overflow neg_heap_damage neg_mismatch \
     neg_stack_overflow amo_negative v16_negative
   # Both target builds installed into one prefix, and a user's programs built against it from outside the tree.
-  SHMEM_INSTALL_TEST_EPIPHANY=build-e16 bash scripts/test-install.sh build
+  SHMEM_INSTALL_TEST_EPIPHANY=build-e16 SHMEM_INSTALL_TEST_LINUX=build-linux bash scripts/test-install.sh build
   # oshrun's parsers of untrusted input (images, the console stream) under libFuzzer, 60 s each.
   bash scripts/fuzz.sh
 fi
