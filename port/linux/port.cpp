@@ -11,13 +11,15 @@ uint32_t wake_seq;
 
 namespace {
 
-// The WAND-style barrier's words, used in PE 0's memory only. The arrivals and the generation the waiters poll
-// are on separate cache lines, so that arriving PEs do not take the line away from the pollers.
+// The WAND-style barrier's words, used in PE 0's memory only: one 64-bit word, the generation in its high half and
+// the arrivals of the current one in its low half, so that an arrival learns both with its one atomic add, and the
+// last one resets the count and advances the generation with one store. The sleepers' count is on a line of its own
+// (only a PE about to sleep touches it).
 struct alignas(64) Wand {
-    uint32_t arrived;
-    uint32_t sleepers;  // PEs in (or about to be in) futex_wait on generation
-    alignas(64) uint32_t generation;
+    uint64_t word;
+    alignas(64) uint32_t sleepers;  // PEs in (or about to be in) futex_wait on the generation
 } wand;
+static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "the generation is the high half of the word, at +4");
 
 void write_all(int fd, const char *buf, size_t n)
 {
@@ -31,27 +33,29 @@ void write_all(int fd, const char *buf, size_t n)
 
 }  // namespace
 
-// Each PE arrives on a counter in PE 0's memory; the last one resets it and advances the generation. A waiter polls
-// the generation for a while where it has a CPU of its own, then sleeps on it in the kernel; the last arriver
-// wakes all of them with one futex_wake, and only when one sleeps (the counter, not a flag: a PE already in the
-// next barrier may be counted too, which costs a spurious wake-up at most, never a lost one).
+// Each PE arrives on the word in PE 0's memory; the last one resets the count and advances the generation. A waiter
+// polls the generation for a while where it has a CPU of its own, then sleeps on it in the kernel (a futex on the
+// word's high half); the last arriver wakes all of them with one futex_wake, and only when one sleeps (a count, not
+// a flag: a PE already in the next barrier may be counted too, which costs a spurious wake-up at most, never a lost
+// one). Two PEs: three cache-line transfers (two arrivals, the waiter's reread), no separate read of the generation.
 void hw_barrier()
 {
-    const int n = geometry.npes;
+    const uint32_t n = uint32_t(geometry.npes);
     Wand *w = remote_ptr(&wand, 0);
-    const uint32_t gen = __atomic_load_n(&w->generation, __ATOMIC_ACQUIRE);
-    if (__atomic_add_fetch(&w->arrived, 1u, __ATOMIC_ACQ_REL) == uint32_t(n)) {
-        __atomic_store_n(&w->arrived, 0u, __ATOMIC_RELAXED);
-        __atomic_store_n(&w->generation, gen + 1, __ATOMIC_SEQ_CST);
-        if (__atomic_load_n(&w->sleepers, __ATOMIC_SEQ_CST) != 0) futex(&w->generation, FUTEX_WAKE, INT_MAX, nullptr);
+    const uint64_t before = __atomic_fetch_add(&w->word, 1u, __ATOMIC_ACQ_REL);
+    const uint32_t gen = uint32_t(before >> 32);
+    uint32_t *generation = reinterpret_cast<uint32_t *>(&w->word) + 1;
+    if (uint32_t(before) == n - 1) {
+        __atomic_store_n(&w->word, uint64_t(gen + 1) << 32, __ATOMIC_SEQ_CST);
+        if (__atomic_load_n(&w->sleepers, __ATOMIC_SEQ_CST) != 0) futex(generation, FUTEX_WAKE, INT_MAX, nullptr);
         return;
     }
     for (int i = geometry.spin; i > 0; --i) {
-        if (__atomic_load_n(&w->generation, __ATOMIC_ACQUIRE) != gen) return;
+        if (__atomic_load_n(generation, __ATOMIC_ACQUIRE) != gen) return;
         cpu_relax();
     }
     __atomic_add_fetch(&w->sleepers, 1u, __ATOMIC_SEQ_CST);
-    while (__atomic_load_n(&w->generation, __ATOMIC_SEQ_CST) == gen) futex(&w->generation, FUTEX_WAIT, gen, nullptr);
+    while (__atomic_load_n(generation, __ATOMIC_SEQ_CST) == gen) futex(generation, FUTEX_WAIT, gen, nullptr);
     __atomic_sub_fetch(&w->sleepers, 1u, __ATOMIC_RELAXED);
 }
 

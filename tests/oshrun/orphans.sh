@@ -6,13 +6,17 @@
 # TARGET linux: the PEs are processes of their own (running PROGRAM), not an emulator's.
 set -u
 oshrun=$1 program=$2 target=${3:-virt-rv64}
-fail() { echo "FAIL: $*"; exit 1; }
+fail() {
+  echo "FAIL: $*"
+  [ -n "${pid:-}" ] && kill -TERM "$pid" 2>/dev/null  # an oshrun this test left running would run on forever
+  exit 1
+}
 
 # The emulator processes of a run: those whose command line names a file in dir. On linux, the PEs: the processes
 # that run the program, oshrun itself ($pid) left out.
 emulators_of() {
   if [ "$target" = linux ]; then
-    pgrep -f -- "^$program" | grep -vx "${pid:-0}" || true
+    pgrep -f -- "^(/[^ ]*/qemu-[a-z0-9_]+ )?$program" | grep -vx "${pid:-0}" || true  # (qemu-user: another machine's)
   else
     pgrep -f -- "$1/" || true
   fi
