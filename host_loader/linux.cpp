@@ -204,8 +204,10 @@ int run_linux(const Target& t, const Image& img, const RunRequest& req) {
     const uint64_t heap = req.symmetric_size.value_or(kDefaultHeap);
     const int cpus = online_cpus();
     const bool pin = int(n) <= cpus;
-    // A waiter polls a while before it sleeps only where it has a CPU of its own; oversubscribed, it sleeps at once.
+    // A waiter polls a while before it sleeps where it has a CPU of its own.
     const unsigned spin = pin && n > 1 ? 2000 : 0;
+    // Oversubscribed, it yields its CPU a few times first: the PE it waits for may be the one that runs next here.
+    const unsigned yields = pin ? 0 : 64;
     const std::string program = req.argv.at(0);
     if (req.dry_run) {
         std::printf("target %s: %u PEs as processes, symmetric heap %s each, %d CPUs%s\n", t.name, n,
@@ -253,6 +255,7 @@ int run_linux(const Target& t, const Image& img, const RunRequest& req) {
     env.push_back("SHMEM_LINUX_NPES=" + std::to_string(n));
     env.push_back("SHMEM_LINUX_HEAP=" + std::to_string(heap));
     env.push_back("SHMEM_LINUX_SPIN=" + std::to_string(spin));
+    env.push_back("SHMEM_LINUX_YIELDS=" + std::to_string(yields));
 
     Console console(n, std::cout, std::cerr, req.console);
     const SignalCatcher signals;

@@ -7,6 +7,7 @@
 //   SHMEM_LINUX_NPES   the number of PEs
 //   SHMEM_LINUX_HEAP   the symmetric heap per PE, in bytes
 //   SHMEM_LINUX_SPIN   polls before a waiting PE sleeps (0 when there are more PEs than CPUs)
+//   SHMEM_LINUX_YIELDS polls with sched_yield() after those (only when there are more PEs than CPUs)
 // A program started without oshrun is a run of one PE, with a shared memory object of its own.
 //
 // Only raw system calls touch the memory here (no mmap/memcpy interceptors of a sanitizer see the remapping: the
@@ -187,6 +188,7 @@ void setup(int, char **, char **envp)
         g.npes = int(env_number(envp, "SHMEM_LINUX_NPES", 0));
         heap = env_number(envp, "SHMEM_LINUX_HEAP", 0);
         g.spin = int(env_number(envp, "SHMEM_LINUX_SPIN", 0));
+        g.yields = int(env_number(envp, "SHMEM_LINUX_YIELDS", 0));
         if (g.npes < 1 || g.npes > port::max_pes || g.pe < 0 || g.pe >= g.npes)
             fail("SHMEM_LINUX_PE/SHMEM_LINUX_NPES out of range (not started by this version of oshrun?)", 0);
     } else {
@@ -196,6 +198,7 @@ void setup(int, char **, char **envp)
         g.pe = 0;
         g.npes = 1;
         g.spin = 0;
+        g.yields = 0;
         heap = singleton_heap(envp);
     }
     const uintptr_t page = uintptr_t(sysconf(_SC_PAGESIZE));

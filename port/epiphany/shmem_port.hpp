@@ -138,6 +138,7 @@ inline void wake(int pe)
     reg::at(geometry.global[pe] | reg::ilatst) = 1u << irq::user;
 }
 inline void notify(int pe) { wake(pe); }
+inline void notify_after_rmw(int pe) { notify(pe); }
 
 // The stack guard's check (port.cpp), out of line: at every barrier (sync_all, group_barrier) and at the end of the
 // run, a call each; a core has no memory protection. (Not in every wait: each sleeping wait is inlined, and the
@@ -161,6 +162,7 @@ inline void wait_until(Done done)
 // is latched on all of them. Only usable when the run has every core of the chip (checked by the caller).
 void hw_barrier();
 inline bool hw_barrier_usable() { return geometry.npes == chip_cores; }
+inline constexpr bool hw_barrier_fences = false;  // shmem_barrier_all does quiet() (the DMA) first
 inline constexpr const char hw_barrier_needs[] = "every core of the chip (" SHMEM_CHIP_NAME ")";
 
 // ---- platform ---------------------------------------------------------------------------------------------

@@ -50,10 +50,7 @@ void hw_barrier()
         if (__atomic_load_n(&w->sleepers, __ATOMIC_SEQ_CST) != 0) futex(generation, FUTEX_WAKE, INT_MAX, nullptr);
         return;
     }
-    for (int i = geometry.spin; i > 0; --i) {
-        if (__atomic_load_n(generation, __ATOMIC_ACQUIRE) != gen) return;
-        cpu_relax();
-    }
+    if (poll([generation, gen] { return __atomic_load_n(generation, __ATOMIC_ACQUIRE) != gen; })) return;
     __atomic_add_fetch(&w->sleepers, 1u, __ATOMIC_SEQ_CST);
     while (__atomic_load_n(generation, __ATOMIC_SEQ_CST) == gen) futex(generation, FUTEX_WAIT, gen, nullptr);
     __atomic_sub_fetch(&w->sleepers, 1u, __ATOMIC_RELAXED);

@@ -22,6 +22,7 @@
 #pragma once
 
 #include <limits.h>
+#include <sched.h>
 #include <linux/futex.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -58,6 +59,7 @@ struct Geometry {
     int pe;
     int npes;
     int spin;             // how often a waiter polls before it sleeps (0 with more PEs than CPUs)
+    int yields;           // then how often it polls after sched_yield (with more PEs than CPUs: another PE runs)
 };
 extern Geometry geometry;
 
@@ -143,7 +145,7 @@ inline void cpu_relax()
 
 // ---- sleeping and waking --------------------------------------------------------------------------------
 //
-//   waiter:  spin a little; sleeping = 1; loop { seq = wake_seq; fence; if (done()) break; futex_wait(&wake_seq,
+//   waiter:  poll a little (poll); sleeping = 1; loop { seq = wake_seq; fence; if (done()) break; futex_wait(&wake_seq,
 //            seq, 1 ms) }; sleeping = outer
 //   writer:  store the data; fence; if (target's sleeping) { ++target's wake_seq; futex_wake(target's wake_seq) }
 // If the waiter's check misses the data, the fences order the writer's read of `sleeping` after the waiter set it:
@@ -165,6 +167,23 @@ inline void wake(int pe)
     futex(w, FUTEX_WAKE, INT_MAX, nullptr);
 }
 
+// The bounded polling before a wait sleeps: where every PE has a CPU, a short spin (a wake-up through the kernel
+// costs microseconds); oversubscribed, a few sched_yield()s, which let the PE that will satisfy the wait run at once
+// on this CPU (Open MPI's waiters do the same). True if done() became true.
+template <class Done>
+inline bool poll(Done done)
+{
+    for (int i = geometry.spin; i > 0; --i) {
+        cpu_relax();
+        if (done()) return true;
+    }
+    for (int i = geometry.yields; i > 0; --i) {
+        sched_yield();
+        if (done()) return true;
+    }
+    return false;
+}
+
 inline void check_stack() {}  // the kernel's guard gap below the stack faults at once (crt/linux: the report)
 
 inline void notify(int pe)
@@ -173,14 +192,20 @@ inline void notify(int pe)
     if (__atomic_load_n(remote_ptr(&sleeping, pe), __ATOMIC_RELAXED) != 0) wake(pe);
 }
 
+// After a native atomic on PE pe's memory: on x86-64 the atomic was a locked instruction, itself a full fence.
+inline void notify_after_rmw(int pe)
+{
+#if defined(__x86_64__) && !defined(__SANITIZE_THREAD__)
+    if (__atomic_load_n(remote_ptr(&sleeping, pe), __ATOMIC_RELAXED) != 0) wake(pe);
+#else
+    notify(pe);
+#endif
+}
+
 template <class Done>
 inline void wait_until(Done done)
 {
-    if (done()) return;
-    for (int i = geometry.spin; i > 0; --i) {
-        cpu_relax();
-        if (done()) return;
-    }
+    if (done() || poll(done)) return;
     const uint32_t outer = __atomic_load_n(&sleeping, __ATOMIC_RELAXED);
     __atomic_store_n(&sleeping, 1u, __ATOMIC_RELAXED);
     static const timespec backstop = {0, 1000000};
@@ -195,6 +220,12 @@ inline void wait_until(Done done)
 
 void hw_barrier();
 inline constexpr bool hw_barrier_usable() { return true; }
+// On x86-64 the barrier's first access is a locked add, a full fence: shmem_barrier_all needs no quiet() before it.
+#if defined(__x86_64__)
+inline constexpr bool hw_barrier_fences = true;
+#else
+inline constexpr bool hw_barrier_fences = false;
+#endif
 inline constexpr const char hw_barrier_needs[] = "nothing";
 
 // ---- platform ---------------------------------------------------------------------------------------------

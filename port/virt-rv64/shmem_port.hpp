@@ -144,6 +144,9 @@ inline void notify(int pe)
     if (__atomic_load_n(target, __ATOMIC_RELAXED) != 0) wake(pe);
 }
 
+// After a native atomic on PE pe's memory: the same (an AMO with .aq orders nothing before later loads here).
+inline void notify_after_rmw(int pe) { notify(pe); }
+
 // Sleep until done() is true. done() reads memory that another PE writes and then notifies us about.
 template <class Done>
 inline void wait_until(Done done)
@@ -168,6 +171,7 @@ inline void wait_until(Done done)
 // its own; the caller does quiet() first for shmem_barrier_all.
 void hw_barrier();
 inline constexpr bool hw_barrier_usable() { return true; }
+inline constexpr bool hw_barrier_fences = false;  // shmem_barrier_all does quiet() first
 inline constexpr const char hw_barrier_needs[] = "nothing";
 
 // ---- platform ---------------------------------------------------------------------------------------------

@@ -196,8 +196,16 @@ inline T amo(const char *routine, shmem_ctx_t ctx, T *dest, Arg<T> value, Arg<T>
     }
     // The target may sleep in wait_until on this word. (Also after a compare_swap that changed nothing: notify
     // wakes the target only if it sleeps, and then it checks its condition and sleeps again.)
-    if constexpr (op != Op::fetch)
-        if (pe != port::my_pe()) port::notify(pe);
+    // notify_after_rmw: notify, less the fence where the native atomic just done is one (linux on x86-64); the
+    // TESTSET path ends with the lock's release, a plain store, so it needs notify's own fence.
+    if constexpr (op != Op::fetch) {
+        if (pe != port::my_pe()) {
+            if constexpr (native)
+                port::notify_after_rmw(pe);
+            else
+                port::notify(pe);
+        }
+    }
     return bit_copy<T>(old);
 }
 
