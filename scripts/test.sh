@@ -35,6 +35,9 @@ if [ $# -eq 0 ]; then
     cmake --build "build-linux-${san%%,*}" -j"$(nproc)"
     ctest --test-dir "build-linux-${san%%,*}" --output-on-failure -j"$(nproc)" -L target
   done
+  # The peer comparison with Open MPI's OSHMEM (docs/peer.md), as a smoke run: it must produce rows for both
+  # libraries; the figures are never judged.
+  bash scripts/peer-bench.sh --smoke --out build-peer-smoke
   cmake -S . -B build-linux-arm64 -DSHMEM_TARGET=linux -DSHMEM_LINUX_CROSS=aarch64-linux-gnu >/dev/null
   cmake --build build-linux-arm64 -j"$(nproc)"
   ctest --test-dir build-linux-arm64 --output-on-failure -j"$(nproc)" -L target -R '/np[1-4]$' -E '^libc_neg_abort'
