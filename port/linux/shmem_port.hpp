@@ -233,6 +233,9 @@ inline constexpr const char hw_barrier_needs[] = "nothing";
 inline constexpr bool has_environment = true;
 // malloc's heap is the C library's, outside the symmetric memory: the core's checks take static data and the
 // symmetric heap as two ranges (linker/linux/shmem.ld gives the empty "private heap" between them).
+// The alignment of shmem_malloc's blocks: a cache line, so that memmove stores whole lines (a 64 KiB put into a
+// 16-byte aligned block ran at 99 GB/s, into a 64-byte aligned one at 125).
+inline constexpr size_t heap_alignment = 64;
 inline constexpr bool has_private_heap = true;
 
 // The library's own reports: straight to the PE's stdout or stderr (pipes that oshrun reads line by line).

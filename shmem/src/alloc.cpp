@@ -120,6 +120,10 @@ void check_heap(const char *routine)
     u.fail();
 }
 
+// The alignment of shmem_malloc's, shmem_calloc's and shmem_realloc's blocks: the port's (linux: a cache line, so
+// that the host's copy loops store whole lines; measured 99 -> 125 GB/s for a 64 KiB put), at least the heap's 16.
+constexpr size_t malloc_align = port::heap_alignment > BrkHeap::min_align ? port::heap_alignment : BrkHeap::min_align;
+
 void *allocate(const char *routine, size_t size, size_t align)
 {
     check_init(routine);
@@ -150,14 +154,14 @@ void check_block(const char *routine, void *ptr)
 
 extern "C" {
 
-void *shmem_malloc(size_t size) { return allocate("shmem_malloc", size, BrkHeap::min_align); }
+void *shmem_malloc(size_t size) { return allocate("shmem_malloc", size, malloc_align); }
 
 // Hints (SHMEM_MALLOC_ATOMICS_REMOTE, SHMEM_MALLOC_SIGNAL_REMOTE, or any other) change nothing here: every word
 // of the heap is equally reachable by atomics. Unknown hints are not an error (OpenSHMEM 1.5 §9.3.2).
 void *shmem_malloc_with_hints(size_t size, long hints)
 {
     (void)hints;
-    return allocate("shmem_malloc_with_hints", size, BrkHeap::min_align);
+    return allocate("shmem_malloc_with_hints", size, malloc_align);
 }
 
 void *shmem_align(size_t alignment, size_t size)
@@ -178,7 +182,7 @@ void *shmem_calloc(size_t count, size_t size)
         u.m().s("count = ").u(count).s(" times size = ").u(size).s(" overflows size_t");
         u.fail();
     }
-    void *p = allocate("shmem_calloc", bytes, BrkHeap::min_align);
+    void *p = allocate("shmem_calloc", bytes, malloc_align);
     // Each PE clears its own copy; the barrier in allocate() came first, so clear, then barrier again: no PE
     // may put into the block before its owner cleared it.
     if (p != nullptr) {
@@ -207,7 +211,7 @@ void shmem_free(void *ptr)
 
 void *shmem_realloc(void *ptr, size_t size)
 {
-    if (ptr == nullptr) return allocate("shmem_realloc", size, BrkHeap::min_align);
+    if (ptr == nullptr) return allocate("shmem_realloc", size, malloc_align);
     check_init("shmem_realloc");
     check_heap("shmem_realloc");
     check_collective("shmem_realloc", offset_of(ptr), size);
@@ -218,7 +222,7 @@ void *shmem_realloc(void *ptr, size_t size)
         state.heap.free(ptr);
         return nullptr;
     }
-    void *p = state.heap.realloc(ptr, size);
+    void *p = state.heap.realloc(ptr, size, malloc_align);
     if (p == nullptr) report_exhausted("shmem_realloc", size);
     sync_all();
     return p;

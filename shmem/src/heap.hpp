@@ -125,9 +125,25 @@ public:
         if (size == 0 || size > hi_ - lo_ - guard()) return nullptr;
         if (align < min_align) align = min_align;
         const size_t need = align_up(size, min_align) + guard();
-        // first fit among the holes
+        // first fit among the holes; a hole whose payload is not aligned keeps its front part as a smaller hole
+        // (its header at least) and gives the aligned rest
         for (uintptr_t h = lo_; h < brk_; h = next(h)) {
-            if (!is_free(h) || payload_size(h) < need || (payload(h) & (align - 1)) != 0) continue;
+            if (!is_free(h) || payload_size(h) < need) continue;
+            const uintptr_t p0 = payload(h), end = p0 + payload_size(h);
+            const uintptr_t a = (p0 & (align - 1)) == 0 ? p0 : align_up(p0 + header_size, align);
+            if (a > end || end - a < need) continue;
+            if (a != p0) {
+                const uintptr_t g = a - header_size;
+                const bool was_last = next(h) == brk_;
+                set_size(h, g - p0, true);
+                set_size(g, end - a, true);
+                set_prev(g, g - h);
+                if (was_last)
+                    last_ = g;
+                else
+                    set_prev(next(g), next(g) - g);
+                h = g;
+            }
             set_size(h, payload_size(h), false);
             split(h, need);
             arm(h, size);
@@ -174,8 +190,9 @@ public:
     }
 
     // Resizes a live block in place when it can (shrink, grow into a free neighbour or at the break), else
-    // moves it to a new block and copies the old contents. nullptr (old block untouched) if there is no room.
-    void *realloc(void *p, size_t size)
+    // moves it to a new block aligned to `align` and copies the old contents. nullptr (old block untouched) if
+    // there is no room.
+    void *realloc(void *p, size_t size, size_t align = min_align)
     {
         uintptr_t h = reinterpret_cast<uintptr_t>(p) - header_size;
         if (size > hi_ - lo_ - guard()) return nullptr;
@@ -204,7 +221,7 @@ public:
             update_holes();
             return p;
         }
-        void *q = alloc(size);
+        void *q = alloc(size, align);
         if (q == nullptr) return nullptr;
         memcpy(q, p, kept);
         free(p);

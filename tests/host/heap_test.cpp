@@ -243,6 +243,46 @@ TEST(GuardedHeap, CleanHeapVerifies)
     EXPECT_EQ(a.heap.verify().damage, Damage::none);
 }
 
+// A hole whose payload is not aligned as asked still serves an aligned request that fits in it: its front stays a
+// (smaller) hole, the aligned rest is the block, and the heap stays whole (linux: shmem_malloc aligns to 64).
+TEST(GuardedHeap, AnUnalignedHoleServesAnAlignedRequest)
+{
+    for (bool guarded : {false, true}) {
+        GuardedArena a;
+        a.heap.init(reinterpret_cast<uintptr_t>(a.bytes), reinterpret_cast<uintptr_t>(a.bytes) + sizeof a.bytes, guarded);
+        // a first block sized so that the second one's payload (the hole-to-be) is not 64-aligned
+        void *p = nullptr, *q = nullptr;
+        for (size_t first = 16; first <= 64; first += 16) {
+            a.heap.init(reinterpret_cast<uintptr_t>(a.bytes), reinterpret_cast<uintptr_t>(a.bytes) + sizeof a.bytes, guarded);
+            p = a.heap.alloc(first);
+            q = a.heap.alloc(1000);
+            if (reinterpret_cast<uintptr_t>(q) % 64 != 0) break;
+        }
+        void *r = a.heap.alloc(16);
+        ASSERT_TRUE(p && q && r);
+        ASSERT_NE(reinterpret_cast<uintptr_t>(q) % 64, 0u);
+        a.heap.free(q);
+        const uintptr_t hole = reinterpret_cast<uintptr_t>(q);
+        void *s = a.heap.alloc(512, 64);
+        ASSERT_NE(s, nullptr);
+        const uintptr_t got = reinterpret_cast<uintptr_t>(s);
+        EXPECT_EQ(got % 64, 0u);
+        EXPECT_GE(got, hole + 16);      // after the front hole's header at least
+        EXPECT_LE(got + 512, hole + 1008) << "inside the hole";
+        std::memset(s, 5, 512);
+        EXPECT_EQ(a.heap.verify().damage, Damage::none) << "guarded " << guarded;
+        // a small request goes to the front part if it fits there, else after the aligned block: never into it
+        void *t = a.heap.alloc(16);
+        ASSERT_NE(t, nullptr);
+        EXPECT_TRUE(reinterpret_cast<uintptr_t>(t) + 16 <= got || reinterpret_cast<uintptr_t>(t) >= got + 512);
+        a.heap.free(s);
+        a.heap.free(t);
+        EXPECT_EQ(a.heap.verify().damage, Damage::none);
+        void *u = a.heap.alloc(1000);  // everything merged back: the whole hole again
+        EXPECT_EQ(u, q);
+    }
+}
+
 TEST(GuardedHeap, OverrunIsFoundInTheBlockThatOverran)
 {
     // 8 longs put into a block of 4: the red zone of that block, not the next one's header, is reported.
