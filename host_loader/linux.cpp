@@ -323,7 +323,7 @@ int run_linux(const Target& t, const Image& img, const RunRequest& req) {
     }
     mem.reset();  // the PEs hold it now (and the control page's mapping keeps it for oshrun)
     if (req.gdb_pe)
-        std::fprintf(stderr, "oshrun: PE %u runs under %s (type 'run' there; the others wait for it in shmem_init)\n",
+        std::fprintf(stderr, "oshrun: PE %u runs under %s (type 'run' there; the others wait for it at start-up)\n",
                      *req.gdb_pe, gdb.c_str());
 
     using clock = std::chrono::steady_clock;
