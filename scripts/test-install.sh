@@ -16,6 +16,8 @@
 set -euo pipefail
 src=$(cd "$(dirname "$0")/.." && pwd)
 build=$(cd "${1:-$src/build}" && pwd)
+linux_build=""
+[ -z "${SHMEM_INSTALL_TEST_LINUX:-}" ] || linux_build=$(cd "$SHMEM_INSTALL_TEST_LINUX" && pwd)  # (we cd below)
 work=$(mktemp -d "${TMPDIR:-/tmp}/libshmem-install-test.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 prefix=$work/prefix
@@ -93,9 +95,9 @@ if [ -n "${SHMEM_INSTALL_TEST_EPIPHANY:-}" ]; then
     echo "$t: app.elf, app_cxx.elf and the find_package project built"
   done
 fi
-if [ -n "${SHMEM_INSTALL_TEST_LINUX:-}" ]; then
+if [ -n "$linux_build" ]; then
   step "linux: installed into the same (moved) prefix; oshcc, oshc++, find_package and pkg-config, run as processes"
-  cmake --install "$SHMEM_INSTALL_TEST_LINUX" --prefix "$prefix" >/dev/null
+  cmake --install "$linux_build" --prefix "$prefix" >/dev/null
   "$prefix/bin/oshcc" --target linux -O2 -Wall -o app-linux "$app/app.c"
   run app-linux   # oshrun picks linux for a program of this host's machine
   "$prefix/bin/oshc++" --target linux -O2 -Wall -o app_cxx-linux "$app/app.cpp"
