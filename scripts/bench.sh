@@ -20,7 +20,10 @@ while [ $# -gt 0 ]; do
   esac
 done
 case "$target" in
-  virt-rv64) cycle="one retired instruction of the whole QEMU virt machine (-icount shift=0,sleep=off): a PE that sleeps adds nothing, so a lone PE's figure is its instruction count and a collective's is the work of all PEs together" ;;
+  virt-rv64) cycle="one retired instruction of the whole QEMU virt machine (-icount shift=0,sleep=off): a PE that sleeps adds nothing, so a lone PE's figure is its instruction count and a collective's is the work of all PEs together"
+             # what the plots say their numbers are: QEMU's counter is instructions of every hart together, not
+             # cycles and not time
+             unit="instructions of the whole machine (QEMU -icount)" unit_short="instructions" unit_one="instruction" ;;
   *) echo "bench.sh: no benchmark runner for target '$target' yet" >&2; exit 2 ;;
 esac
 if ! [[ "$np" =~ ^[0-9]+$ ]] || [ "$np" -lt 2 ]; then echo "bench.sh: --np must be a number >= 2" >&2; exit 2; fi
@@ -67,7 +70,7 @@ series() {  # series <csv> <awk condition> <x column> <y column>: the selected r
 }
 plot() {  # plot <png> <title> <xlabel> <ylabel> <log axes> <gnuplot plot arguments>
   gnuplot <<GP
-set terminal pngcairo size 900,560 noenhanced font ",10"
+set terminal pngcairo size 1000,600 noenhanced font ",10"
 set output "$out/$1"
 set title "$2"
 set xlabel "$3"
@@ -84,31 +87,36 @@ trap 'rm -rf "$tmp"' EXIT
 read -r put_a put_b < <(awk -F, '$1 == "shmem_putmem" { print $2, $3 }' "$out/putget_fit.csv")
 read -r get_a get_b < <(awk -F, '$1 == "shmem_getmem" { print $2, $3 }' "$out/putget_fit.csv")
 series "$out/putget.csv" 1 1 2 > "$tmp/put"; series "$out/putget.csv" 1 1 3 > "$tmp/get"
-plot putget_latency.png "put/get to a neighbour ($target): T = alpha + beta L" "bytes" "cycles" \
-  "set logscale xy 2" "'$tmp/put' w lp t 'shmem_putmem', $put_a + $put_b*x t 'put fit: alpha $put_a, beta $put_b', '$tmp/get' w lp t 'shmem_getmem', $get_a + $get_b*x t 'get fit: alpha $get_a, beta $get_b'"
+plot putget_latency.png "put/get to a neighbour ($target): T = alpha + beta L, $unit" "bytes" "$unit_short per call" \
+  "set logscale xy 2" "'$tmp/put' w lp t 'shmem_putmem', $put_a + $put_b*x t 'put fit: alpha $put_a, beta $put_b', '$tmp/get' w lp t 'shmem_getmem', $get_a + $get_b*x t 'get fit: alpha $get_a, beta $get_b', 0.25*x dt 2 t 'copy limit: 0.25 per byte (one 8-byte load + store per 8 bytes)'"
 awk '{ print $1, $1 / $2 }' "$tmp/put" > "$tmp/putbw"; awk '{ print $1, $1 / $2 }' "$tmp/get" > "$tmp/getbw"
-plot putget_bandwidth.png "put/get bandwidth to a neighbour ($target)" "bytes" "bytes per cycle" \
-  "set logscale x 2" "'$tmp/putbw' w lp t 'shmem_putmem', '$tmp/getbw' w lp t 'shmem_getmem'"
+plot putget_bandwidth.png "put/get bandwidth to a neighbour ($target), $unit" "bytes" "bytes per $unit_one" \
+  "set logscale x 2; set yrange [0:*]" "'$tmp/putbw' w lp t 'shmem_putmem', '$tmp/getbw' w lp t 'shmem_getmem', 4 dt 2 t 'copy limit: 4 bytes per instruction'"
 
-for op in barrier_wand barrier_dissemination; do series "$out/sync.csv" "\$2 == \"$op\"" 1 3 > "$tmp/$op"; done
-plot barrier.png "barrier of all PEs vs PE count ($target; machine cycles per barrier)" "PEs" "cycles" "set logscale x 2" \
-  "'$tmp/barrier_wand' w lp t 'WAND-style (shmemx_barrier_all_wand)', '$tmp/barrier_dissemination' w lp t 'dissemination (shmemx_barrier_all_dissemination)'"
+# per PE: the machine's count divided by the PEs (every PE works in a barrier), on linear axes, so that a cost
+# that grows like log2 N looks like it and a constant one is flat
+for op in barrier_wand barrier_dissemination; do
+  awk -F, -v op="$op" 'NR > 1 && $2 == op { print $1, $3 / $1 }' "$out/sync.csv" | sort -n > "$tmp/$op"
+done
+d2=$(awk 'NR == 1 { print $2 }' "$tmp/barrier_dissemination")
+plot barrier.png "barrier of all PEs vs PE count ($target): $unit_short per PE (the machine's count / N)" "PEs" "$unit_short per PE per barrier" \
+  "set yrange [0:*]" "'$tmp/barrier_wand' w lp t 'WAND-style (shmemx_barrier_all_wand)', '$tmp/barrier_dissemination' w lp t 'dissemination (shmemx_barrier_all_dissemination)', ${d2:-0}*log(x)/log(2) dt 2 t 'log2 N x the 2-PE cost (one round)'"
 
 for op in broadcast fcollect sum_reduce; do series "$out/coll_size.csv" "\$1 == $np && \$2 == \"$op\"" 3 4 > "$tmp/$op"; done
-plot collectives_size.png "collectives vs size at $np PEs ($target; machine cycles per call)" "bytes (fcollect: per PE)" "cycles" \
+plot collectives_size.png "collectives vs size at $np PEs ($target): $unit, all PEs together" "bytes (fcollect: per PE)" "$unit_short per call, whole machine" \
   "set logscale xy 2" "'$tmp/broadcast' w lp t 'broadcast', '$tmp/fcollect' w lp t 'fcollect', '$tmp/sum_reduce' w lp t 'sum_reduce (long)'"
 
 for op in fetch_add compare_swap; do series "$out/amo.csv" "\$2 == \"$op\"" 1 3 > "$tmp/$op"; done
-plot atomics.png "one atomic to a neighbour ($target; cycles per call)" "PEs in the run" "cycles" "set logscale x 2; set yrange [0:*]" \
+plot atomics.png "one atomic to a neighbour ($target): $unit (the others sleep: the caller's own)" "PEs in the run" "$unit_short per call" "set logscale x 2; set yrange [0:*]" \
   "'$tmp/fetch_add' w lp t 'long fetch_add', '$tmp/compare_swap' w lp t 'long compare_swap'"
 
 series "$out/channel_pingpong.csv" '$1 == "spsc"' 2 3 > "$tmp/pp_rt"
 series "$out/channel_pingpong.csv" '$1 == "burst"' 2 4 > "$tmp/pp_burst"
 series "$out/channel_stream.csv" 1 1 2 > "$tmp/stream"
-plot channel_pingpong.png "channels between neighbours at $np PEs ($target)" "slots (K)" "cycles" \
+plot channel_pingpong.png "channels between neighbours at $np PEs ($target), $unit" "slots (K)" "$unit_short" \
   "set logscale x 2; set yrange [0:*]" "'$tmp/pp_rt' w lp t 'ping-pong round trip, 1 value each way', '$tmp/pp_burst' w lp t 'burst ping-pong (K values each way), per message', '$tmp/stream' w lp t 'one-way stream, per message'"
 series "$out/channel_many_to_one.csv" 1 1 2 > "$tmp/m21"
-plot channel_many_to_one.png "many-to-one channel with idle senders at $np PEs ($target)" "idle senders" "cycles per round trip" \
+plot channel_many_to_one.png "many-to-one channel with idle senders at $np PEs ($target), $unit" "idle senders" "$unit_short per round trip" \
   "set yrange [0:*]" "'$tmp/m21' w lp t 'round trip through recv_any (fair selection)'"
 
 fft_n=$(awk -F, 'NR == 2 { print $2 }' "$out/fft2d.csv")
@@ -117,16 +125,42 @@ for v in put get store alltoall; do
   series "$out/fft2d.csv" "\$3 == \"$v\"" 1 4 > "$tmp/fft_$v"
   args+="'$tmp/fft_$v' w lp t '$v',"
 done
-plot fft2d.png "2D FFT ${fft_n}x${fft_n}: transpose variants vs PE count ($target; machine cycles of the transpose)" "PEs" "cycles" \
+plot fft2d.png "2D FFT ${fft_n}x${fft_n}: transpose variants vs PE count ($target): work of all PEs together, not time" "PEs" "$unit_short of the transpose, whole machine" \
   "set logscale x 2; set yrange [0:*]" "${args%,}"
 if [ -f "$out/matvec.csv" ]; then
   for m in tree linear; do series "$out/matvec.csv" "\$1 == \"$m\"" 3 5 > "$tmp/mv_$m"; done
-  plot matvec.png "streaming mat-vec: service time per matrix ($target)" "workers" "cycles per matrix" \
+  plot matvec.png "streaming mat-vec ($target): work of all PEs per matrix, not service time (this count cannot show time)" "workers" "$unit_short per matrix, whole machine" \
     "set yrange [0:*]" "'$tmp/mv_tree' w lp t 'binary-tree distribution', '$tmp/mv_linear' w lp t 'linear distribution'"
 fi
 if [ -f "$out/cbir.csv" ]; then
   series "$out/cbir.csv" 1 1 3 > "$tmp/cbir"
-  plot cbir.png "CBIR feature extraction + gather ($target)" "PEs" "cycles" "set logscale x 2; set yrange [0:*]" "'$tmp/cbir' w lp t 'autocorrelogram features'"
+  plot cbir.png "CBIR feature extraction + gather ($target): total work of all PEs, not time (flat = no extra work; speed-up cannot be seen here)" "PEs" "$unit_short, whole machine" "set logscale x 2; set yrange [0:*]" "'$tmp/cbir' w lp t 'autocorrelogram features'"
 fi
+# ---- tables -----------------------------------------------------------------------------------------------
+# The figures docs/benchmarks.md quotes, made from the CSV files of this run (never typed in by hand).
+{
+  echo "Generated by scripts/bench.sh --target $target --np $np (Release, checks off); $unit."
+  echo
+  echo "| put/get to a neighbour | alpha | beta (per byte) |"
+  echo "|---|---|---|"
+  awk -F, 'NR > 1 { printf "| `%s` | %s | %s (limit 0.25) |\n", $1, $2, $3 }' "$out/putget_fit.csv"
+  echo
+  echo "| PEs | barrier_all, per PE | dissemination, per PE | broadcast 8 B | fcollect 8 B | sum_reduce 8 B | fetch_add (caller) |"
+  echo "|---|---|---|---|---|---|---|"
+  awk -F, 'FILENAME ~ /sync/ && FNR > 1 { if ($2 == "barrier_all") b[$1] = $3; if ($2 == "barrier_dissemination") d[$1] = $3; n[$1] = 1 }
+           FILENAME ~ /coll_size/ && FNR > 1 && $3 == 8 { c[$1 "," $2] = $4 }
+           FILENAME ~ /amo/ && FNR > 1 && $2 == "fetch_add" { a[$1] = $3 }
+           END { for (k in n) printf "%d | %.1f | %.1f | %s | %s | %s | %s |\n", k, b[k] / k, d[k] / k, c[k ",broadcast"],
+                                      c[k ",fcollect"], c[k ",sum_reduce"], a[k] }' \
+    "$out/sync.csv" "$out/coll_size.csv" "$out/amo.csv" | sort -n | sed 's/^/| /'
+  echo
+  echo "| at $np PEs, whole machine | 8 B | 4 KiB |"
+  echo "|---|---|---|"
+  for op in broadcast fcollect sum_reduce; do
+    awk -F, -v np="$np" -v op="$op" 'NR > 1 && $1 == np && $2 == op { v[$3] = $4 }
+      END { printf "| %s | %s | %s |\n", op, v[8], v[4096] }' "$out/coll_size.csv"
+  done
+} > "$out/tables.md"
+echo "tables: $out/tables.md"
 { echo "target: $target"; echo "a cycle is $cycle"; echo "build: Release (argument checks off)"; } > "$out/README.txt"
 echo "plots: $(cd "$out" && ls *.png | tr '\n' ' ')"
