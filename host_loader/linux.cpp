@@ -181,20 +181,9 @@ int nth_cpu(int k) {
     return -1;
 }
 
-// Reads what fd holds now into the console; false at end of file.
-bool relay(int fd, Console& console, unsigned pe, bool is_err, int max_reads = 16) {
-    char buf[64 * 1024];
-    for (int reads = 0; reads < max_reads; ++reads) {
-        const ssize_t got = read(fd, buf, sizeof buf);
-        if (got > 0) {
-            console.feed_text(pe, is_err, buf, size_t(got));
-            continue;
-        }
-        if (got == 0) return false;
-        if (errno == EINTR) continue;
-        return errno == EAGAIN || errno == EWOULDBLOCK;
-    }
-    return true;
+// Reads what PE pe's stdout (is_err false) or stderr pipe holds now into the console; false at end of file.
+bool relay(int fd, Console& console, unsigned pe, bool is_err, size_t max_reads = 16) {
+    return drain(fd, [&](const char* bytes, size_t n) { console.feed_text(pe, is_err, bytes, n); }, max_reads);
 }
 
 }  // namespace

@@ -50,10 +50,9 @@ int SignalCatcher::received() { return g_received; }
 
 namespace {
 
-// Reads what the pipe holds now (non-blocking) into on_output, at most max_reads reads (a child that writes without
-// pause must not keep the caller from its time limit and signals). False once the write end is closed and all is
-// read.
-bool drain(int fd, const OutputSink& on_output, size_t max_reads = SIZE_MAX) {
+}  // namespace
+
+bool drain(int fd, const OutputSink& on_output, size_t max_reads) {
     static char buf[64 * 1024];
     for (size_t reads = 0; reads < max_reads; ++reads) {
         const ssize_t got = read(fd, buf, sizeof buf);
@@ -64,12 +63,11 @@ bool drain(int fd, const OutputSink& on_output, size_t max_reads = SIZE_MAX) {
         if (got == 0) return false;
         if (errno == EINTR) continue;
         if (errno == EAGAIN || errno == EWOULDBLOCK) return true;
-        throw Failure(std::string("reading the emulator's output: ") + std::strerror(errno), 1);
+        throw Failure(std::string("reading a child's output: ") + std::strerror(errno), 1);
     }
     return true;
 }
 
-}  // namespace
 
 RunResult run_child(const std::vector<std::string>& argv, double timeout_seconds, const OutputSink& on_output) {
     std::vector<char*> cargv;

@@ -37,6 +37,11 @@ private:
 // What run_child hands the child's stdout to, a piece at a time, as it comes.
 using OutputSink = std::function<void(const char* bytes, size_t n)>;
 
+// Reads what the pipe fd holds now (it is non-blocking) into on_output, at most max_reads reads (a child that writes
+// without pause must not keep the caller from its time limit and signals). False once the write end is closed and
+// all is read. Throws Failure (status 1) on a read error. (The emulator's stdout here; linux: every PE's pipes.)
+bool drain(int fd, const OutputSink& on_output, size_t max_reads = SIZE_MAX);
+
 // Runs argv (argv[0] looked up on PATH unless it has a '/'). timeout_seconds <= 0: no limit. On expiry the child
 // gets SIGTERM, then SIGKILL 2 s later; a SIGINT, SIGTERM or SIGHUP to oshrun is passed on to it likewise. Throws
 // Failure (status 127) if it cannot be started.

@@ -171,9 +171,9 @@ inline constexpr const char hw_barrier_needs[] = "every core of the chip (" SHME
 // either: malloc has nothing to give (crt/epiphany/crt.cpp, _sbrk), so static data and the symmetric heap are
 // all there is, and they touch.
 inline constexpr bool has_environment = false;
+inline constexpr bool has_private_heap = false;
 // The alignment of shmem_malloc's blocks (shmem_align asks for more): every byte of 32 KB counts.
 inline constexpr size_t heap_alignment = 16;
-inline constexpr bool has_private_heap = false;
 
 // Console records (crt/common/console_protocol.h) go to this PE's mailbox ring in shared DRAM, each console_write
 // as one record or more of `kind` ('o', 'e'); the host reassembles and prints whole lines per PE and stream. The

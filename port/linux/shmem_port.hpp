@@ -186,17 +186,23 @@ inline bool poll(Done done)
 
 inline void check_stack() {}  // the kernel's guard gap below the stack faults at once (crt/linux: the report)
 
+// Wakes PE pe if it said it sleeps; the caller has fenced its stores before (notify, notify_after_rmw).
+inline void wake_if_sleeping(int pe)
+{
+    if (__atomic_load_n(remote_ptr(&sleeping, pe), __ATOMIC_RELAXED) != 0) wake(pe);
+}
+
 inline void notify(int pe)
 {
     fence();
-    if (__atomic_load_n(remote_ptr(&sleeping, pe), __ATOMIC_RELAXED) != 0) wake(pe);
+    wake_if_sleeping(pe);
 }
 
 // After a native atomic on PE pe's memory: on x86-64 the atomic was a locked instruction, itself a full fence.
 inline void notify_after_rmw(int pe)
 {
 #if defined(__x86_64__) && !defined(__SANITIZE_THREAD__)
-    if (__atomic_load_n(remote_ptr(&sleeping, pe), __ATOMIC_RELAXED) != 0) wake(pe);
+    wake_if_sleeping(pe);
 #else
     notify(pe);
 #endif
@@ -233,10 +239,10 @@ inline constexpr const char hw_barrier_needs[] = "nothing";
 inline constexpr bool has_environment = true;
 // malloc's heap is the C library's, outside the symmetric memory: the core's checks take static data and the
 // symmetric heap as two ranges (linker/linux/shmem.ld gives the empty "private heap" between them).
+inline constexpr bool has_private_heap = true;
 // The alignment of shmem_malloc's blocks: a cache line, so that memmove stores whole lines (a 64 KiB put into a
 // 16-byte aligned block ran at 99 GB/s, into a 64-byte aligned one at 125).
 inline constexpr size_t heap_alignment = 64;
-inline constexpr bool has_private_heap = true;
 
 // The library's own reports: straight to the PE's stdout or stderr (pipes that oshrun reads line by line).
 void console_write(char kind, const char *buf, size_t n);

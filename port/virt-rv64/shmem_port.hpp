@@ -182,9 +182,9 @@ inline constexpr bool has_environment = true;
 
 // Is there a private heap (malloc) inside the image, between the static data and the symmetric heap? Then the
 // core's symmetric-address checks leave [__shmem_static_end, geometry.heap_lo) out (linker/virt-rv64/shmem.ld).
-// The alignment of shmem_malloc's blocks (shmem_align asks for more): the heap's own: QEMU copies are not faster for more.
-inline constexpr size_t heap_alignment = 16;
 inline constexpr bool has_private_heap = true;
+// The alignment of shmem_malloc's blocks (shmem_align asks for more): the heap's own (QEMU's copies are no faster for more).
+inline constexpr size_t heap_alignment = 16;
 
 // The console is a stream of records (crt/common/console_protocol.h) on the UART, which oshrun reassembles into
 // each PE's stdout and stderr lines. console_write writes buf as records of `kind` (SHMEM_CONSOLE_STDOUT or
