@@ -3,6 +3,8 @@
 #include <shmem.h>
 #include <stdio.h>
 
+#include "check_cond.h"
+
 namespace {
 
 int constructed_on_pe = -1;
@@ -16,14 +18,6 @@ Probe probe;
 long longs[8];
 double doubles[8];
 int flag;
-
-#define CHECK(cond)                                                                                   \
-    do {                                                                                              \
-        if (!(cond)) {                                                                                \
-            printf("FAIL PE %d line %d: %s\n", shmem_my_pe(), __LINE__, #cond);                      \
-            shmem_global_exit(1);                                                                     \
-        }                                                                                             \
-    } while (0)
 
 }  // namespace
 

@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "check_cond.h"
+
 namespace std {
 struct nothrow_t {
     explicit nothrow_t() = default;
@@ -16,14 +18,6 @@ extern const nothrow_t nothrow;
 void *operator new(size_t, const std::nothrow_t &) noexcept;
 void *operator new[](size_t, const std::nothrow_t &) noexcept;
 inline void *operator new(size_t, void *p) noexcept { return p; }
-
-#define CHECK(cond)                                                                                   \
-    do {                                                                                              \
-        if (!(cond)) {                                                                                \
-            printf("FAIL PE %d line %d: %s\n", shmem_my_pe(), __LINE__, #cond);                      \
-            shmem_global_exit(1);                                                                     \
-        }                                                                                             \
-    } while (0)
 
 namespace {
 
