@@ -203,9 +203,9 @@ void setup(int, char **, char **envp)
     }
     const uintptr_t page = uintptr_t(sysconf(_SC_PAGESIZE));
     g.static_lo = reinterpret_cast<uintptr_t>(__shmem_symmetric_start) & ~(page - 1);
-    g.static_len = ((reinterpret_cast<uintptr_t>(__shmem_static_end) + page - 1) & ~(page - 1)) - g.static_lo;
+    const uintptr_t static_len = ((reinterpret_cast<uintptr_t>(__shmem_static_end) + page - 1) & ~(page - 1)) - g.static_lo;
     heap = (heap + page - 1) & ~uint64_t(page - 1);
-    const uint64_t slice = g.static_len + heap;  // in the shared object
+    const uint64_t slice = static_len + heap;  // in the shared object
     uint64_t total = 0;
     if (heap < page || heap > (uint64_t(1) << 40) || __builtin_mul_overflow(slice, uint64_t(g.npes), &total) ||
         __builtin_add_overflow(total, uint64_t(page), &total) || total > (uint64_t(1) << 46))
@@ -225,19 +225,19 @@ void setup(int, char **, char **envp)
     // block, or an emulator keeps the room for it) at the first whole GiB after them that is free. PE 0 chooses and
     // maps its own there at once; the others follow, so that heap addresses agree everywhere.
     const uint64_t own = page + uint64_t(g.pe) * slice;
-    const auto map_heap = [fd, heap, own, &g](uintptr_t at) {
+    const auto map_heap = [fd, heap, own, static_len](uintptr_t at) {
         void *p = sys_mmap(reinterpret_cast<void *>(at), heap, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED_NOREPLACE,
-                           fd, off_t(own + g.static_len));
+                           fd, off_t(own + static_len));
         if (!mmap_failed(p) && reinterpret_cast<uintptr_t>(p) != at) syscall(SYS_munmap, p, heap);  // an old kernel
         return !mmap_failed(p) && reinterpret_cast<uintptr_t>(p) == at;
     };
     uint64_t heap_offset = 0;
     if (g.pe == 0) {
         const uintptr_t brk_now = reinterpret_cast<uintptr_t>(sbrk(0));
-        const uintptr_t after = g.static_lo + g.static_len;
+        const uintptr_t after = g.static_lo + static_len;
         bool placed = false;
         for (uintptr_t gib = (brk_now > after ? 1 : 0); gib <= 16 && !placed; ++gib) {
-            heap_offset = g.static_len + (gib << 30);
+            heap_offset = static_len + (gib << 30);
             placed = map_heap(g.static_lo + heap_offset);
         }
         if (!placed) fail("no room for the symmetric heap within 16 GiB after the static data", 0);
@@ -268,33 +268,33 @@ void setup(int, char **, char **envp)
 
     // Every PE's memory in one view: a reservation, then each PE's static pages and heap at its place in it (one
     // mapping for all when the heap follows the static pages, as it does in the C library's dynamic executables).
-    void *region = sys_mmap(nullptr, view, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (mmap_failed(region)) fail("cannot reserve address space for every PE's symmetric memory", 0);
-    g.region = reinterpret_cast<uintptr_t>(region);
-    g.delta = intptr_t(g.region - g.static_lo);
+    void *reserved = sys_mmap(nullptr, view, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (mmap_failed(reserved)) fail("cannot reserve address space for every PE's symmetric memory", 0);
+    const uintptr_t view_at = reinterpret_cast<uintptr_t>(reserved);
+    g.delta = intptr_t(view_at - g.static_lo);
     const auto map_at = [fd](uintptr_t at, uint64_t len, uint64_t offset, int extra) {
         void *p = sys_mmap(reinterpret_cast<void *>(at), len, PROT_READ | PROT_WRITE, MAP_SHARED | extra, fd,
                            off_t(offset));
         return !mmap_failed(p) && reinterpret_cast<uintptr_t>(p) == at;
     };
-    if (heap_offset == g.static_len) {
-        if (!map_at(g.region, view, page, MAP_FIXED)) fail("cannot map every PE's symmetric memory", 0);
+    if (heap_offset == static_len) {
+        if (!map_at(view_at, view, page, MAP_FIXED)) fail("cannot map every PE's symmetric memory", 0);
     } else {
         for (int k = 0; k < g.npes; ++k) {
-            const uintptr_t at = g.region + uintptr_t(k) * g.stride;
+            const uintptr_t at = view_at + uintptr_t(k) * g.stride;
             const uint64_t off = page + uint64_t(k) * slice;
-            if (!map_at(at, g.static_len, off, MAP_FIXED) || !map_at(at + heap_offset, heap, off + g.static_len, MAP_FIXED))
+            if (!map_at(at, static_len, off, MAP_FIXED) || !map_at(at + heap_offset, heap, off + static_len, MAP_FIXED))
                 fail("cannot map every PE's symmetric memory", 0);
         }
     }
 
     // This PE's own static data: into its slice (pwrite reads the pages as they are now), then the slice over it.
-    for (uintptr_t done = 0; done < g.static_len;) {
-        const long w = syscall(SYS_pwrite64, fd, g.static_lo + done, g.static_len - done, off_t(own + done));
+    for (uintptr_t done = 0; done < static_len;) {
+        const long w = syscall(SYS_pwrite64, fd, g.static_lo + done, static_len - done, off_t(own + done));
         if (w <= 0) fail("cannot copy the static data into the shared memory", errno);
         done += uintptr_t(w);
     }
-    if (!map_at(g.static_lo, g.static_len, own, MAP_FIXED)) fail("cannot map the shared memory over the static data", 0);
+    if (!map_at(g.static_lo, static_len, own, MAP_FIXED)) fail("cannot map the shared memory over the static data", 0);
 
     // No PE writes into another's memory before that one has copied its static data: all wait for all.
     if (launched) {

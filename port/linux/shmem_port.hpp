@@ -9,9 +9,9 @@
 //    .data/.bss ([__shmem_symmetric_start, __shmem_static_end) rounded out to pages, after copying their contents
 //    there), and the heap at static_lo + heap_offset, right after them unless the C library's brk heap is already
 //    there (PE 0 chooses heap_offset, every PE uses the same);
-//  - it sees every PE's (its own again included) in `region`, laid out the same way: PE k's at region + k * stride,
+//  - it sees every PE's (its own again included) in one view, laid out the same way: PE k's at view + k * stride,
 //    its static pages at +0 and its heap at +heap_offset.
-// So remote_ptr is one add and one multiply-add, as on virt: an address moves by (region - static_lo) + pe * stride.
+// So remote_ptr is one add and one multiply-add, as on virt: an address moves by (view - static_lo) + pe * stride.
 // The addresses themselves are the same in every PE when the image is not position-independent or ASLR is off
 // (oshrun turns it off for the PEs), but nothing here relies on it.
 //
@@ -50,11 +50,9 @@ struct Geometry {
     uintptr_t base;       // static_lo: where this PE's symmetric memory starts
     uintptr_t heap_lo;    // symmetric heap: [heap_lo, heap_hi) = static_lo + heap_offset + [0, heap size)
     uintptr_t heap_hi;
-    uintptr_t static_lo;  // this PE's static data pages, aliased onto the start of its slice
-    uintptr_t static_len;
-    uintptr_t region;     // every PE's symmetric memory: PE k's at region + k * stride
-    uintptr_t stride;     // heap_hi - static_lo
-    intptr_t delta;       // region - static_lo
+    uintptr_t static_lo;  // this PE's static data pages (the start of its slice is mapped over them)
+    uintptr_t stride;     // heap_hi - static_lo: the distance between two PEs' memory in the view of all
+    intptr_t delta;       // (where the view of every PE's memory starts) - static_lo
     uint32_t *exit_word;  // oshrun's: the run's status, set once by the PE that ends the run
     int pe;
     int npes;
