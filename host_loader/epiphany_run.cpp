@@ -4,6 +4,7 @@
 
 #include "common.hpp"
 #include "epiphany.hpp"
+#include "epiphany_sim.hpp"
 #include "esim.hpp"
 #include "mesh.hpp"
 #include "parallella.hpp"
@@ -15,12 +16,15 @@ int run_epiphany(const Target& t, const Image& img, const RunRequest& req) {
     const EpPlan plan = plan_epiphany(t, img, req.npes, req.argv);
     // The board's chip where there is one, else the simulator.
     const bool chosen = !req.backend.empty();
-    const std::string backend = chosen ? req.backend : parallella_present() ? "parallella" : "esim";
-    if (backend != "parallella" && backend != "esim")
+    const std::string backend = chosen ? req.backend : parallella_present() ? "parallella" : "sim";
+    if (backend != "parallella" && backend != "sim" && backend != "esim")
         throw Failure("--backend " + backend + ": unknown; " + t.name +
-                      " runs on 'parallella' (the board's chip) or 'esim' (the Epiphany simulator)");
-    if (backend == "parallella" && !req.emulator.empty())
-        throw Failure("--emulator names the simulator of the esim backend; the parallella backend runs the chip");
+                      " runs on 'parallella' (the board's chip), 'sim' (libshmem's Epiphany simulator, in oshrun) "
+                      "or 'esim' (Adapteva's simulator, epiphany-elf-run)");
+    if (backend != "esim" && !req.emulator.empty())
+        throw Failure("--emulator names the simulator of the esim backend; the " + backend +
+                      " backend needs none");
+    const SimOptions sim = backend == "sim" ? sim_options_from_env() : SimOptions();
 
     if (req.dry_run) {
         std::fputs(format_plan(t, plan, img).c_str(), stdout);
@@ -32,7 +36,9 @@ int run_epiphany(const Target& t, const Image& img, const RunRequest& req) {
     }
     if (req.verbose) std::fprintf(stderr, "oshrun: backend %s\n%s", backend.c_str(), format_plan(t, plan, img).c_str());
     const std::unique_ptr<Mesh> mesh =
-        backend == "parallella" ? open_parallella(t) : open_esim(t, plan, req.emulator, req.verbose, req.timeout);
+        backend == "parallella" ? open_parallella(t)
+        : backend == "sim"      ? open_sim(t, plan, SimOptions{sim.seed, sim.trace, sim.trace_pes, sim.stats, req.verbose})
+                                : open_esim(t, plan, req.emulator, req.verbose, req.timeout);
 
     // A signal stops the cores rather than oshrun alone: on a board they would run on without it.
     const SignalCatcher signals;
