@@ -72,13 +72,23 @@ _shmem_timer1_isr:
     ldr r0, [sp, #-2]
     rti
 
-/* WAND completed on every core: set the flag hw_barrier sleeps on. Only mov/str/ldr: no flags change. The
- * word below sp is free (the interrupted code's frame is above it). */
+/* WAND completed on every core: set the flag hw_barrier sleeps on, and clear this core's STATUS.WAND (bit 3).
+ * The chip raises the WAND interrupt when the wired AND of every core's bit becomes true; a bit left set keeps
+ * the AND true, and the next WAND barrier would never raise it again. STATUS cannot write bit 3; FSTATUS
+ * (hstatus) writes every bit: the value read before the AND, so the interrupted code's flags come back as they
+ * were. The words below sp are free (the interrupted code's frame is above them). */
 _shmem_wand_isr:
     str r0, [sp, #-2]
+    str r1, [sp, #-3]
     mov r0, %low(_shmem_wand_done)
     movt r0, %high(_shmem_wand_done)
     str r0, [r0]               /* any non-zero value: the word's own address */
+    movfs r0, status
+    mov r1, #0xfff7
+    movt r1, #0xffff
+    and r1, r0, r1
+    movts hstatus, r1
+    ldr r1, [sp, #-3]
     ldr r0, [sp, #-2]
     rti
 
