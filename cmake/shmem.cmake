@@ -29,11 +29,11 @@ else()
 endif()
 option(SHMEM_SMALL_SIZES "Tests, examples and benchmarks use their small problem sizes (32 KB per PE)" ${_small_default})
 
-# The tests' time limits (TIMEOUT below) are set for virt-rv64 under QEMU. The Epiphany simulator (oshrun's esim
-# backend, where there is no Parallella: one epiphany-elf-run process per core) is much slower, so on Epiphany
-# every limit is multiplied by 10 unless SHMEM_TIMEOUT_FACTOR says otherwise (1 for a board).
+# The tests' time limits (TIMEOUT below) are set for virt-rv64 under QEMU. On Epiphany every limit is multiplied by
+# 2 for oshrun's own simulator (the sim backend, the default where there is no Parallella) unless
+# SHMEM_TIMEOUT_FACTOR says otherwise: 1 for a board, 10 for Adapteva's esim (one process per core, much slower).
 if(SHMEM_PORT STREQUAL "epiphany")
-  set(_timeout_factor_default 10)
+  set(_timeout_factor_default 2)
 else()
   set(_timeout_factor_default 1)
 endif()
