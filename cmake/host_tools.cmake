@@ -3,10 +3,19 @@
 include(ExternalProject)
 
 set(SHMEM_HOST_BINARY_DIR "${CMAKE_CURRENT_BINARY_DIR}/host")
+# An Epiphany build hands its assembler (beside epiphany-elf-gcc) to the simulator's tests (EPSIM_ASSEMBLER).
+set(_host_args "")
+if(SHMEM_PORT_DIR STREQUAL "epiphany")
+  get_filename_component(_epiphany_bin "${CMAKE_C_COMPILER}" DIRECTORY)
+  if(EXISTS "${_epiphany_bin}/epiphany-elf-as")
+    list(APPEND _host_args "-DEPSIM_ASSEMBLER=${_epiphany_bin}/epiphany-elf-as")
+  endif()
+endif()
 ExternalProject_Add(libshmem_oshrun
   SOURCE_DIR "${PROJECT_SOURCE_DIR}/host_loader"
   BINARY_DIR "${SHMEM_HOST_BINARY_DIR}"
   CMAKE_ARGS -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSHMEM_VERSION=${PROJECT_VERSION} -DOSHRUN_TESTS=${SHMEM_BUILD_TESTS}
+             ${_host_args}
   BUILD_ALWAYS ON
   INSTALL_COMMAND ""
   TEST_COMMAND "")

@@ -137,7 +137,9 @@ const char* cond_name(unsigned cond) {
     return names[cond & 15];
 }
 
-Insn decode(uint32_t w) {
+namespace {
+
+Insn decode_form(uint32_t w) {
     const unsigned opc = w & 0xf;
     Insn in;
     switch (opc) {
@@ -234,6 +236,16 @@ Insn decode(uint32_t w) {
     }
     }
     return Insn{};
+}
+
+}  // namespace
+
+// An invalid encoding keeps the length its first halfword gives (an exception's IRET, the trace, the next
+// instruction's address follow it), not Insn's default of 2.
+Insn decode(uint32_t w) {
+    Insn in = decode_form(w);
+    if (in.op == Op::Invalid) in.size = uint8_t(insn_size(uint16_t(w)));
+    return in;
 }
 
 const char* special_name(unsigned group, unsigned index) {

@@ -78,8 +78,9 @@ inline unsigned insn_size(uint16_t half) {
 // assembler would otherwise choose: assembling the text at address `pc` gives the same encoding back. A branch's
 // target is written as an offset from the instruction (".+8": gas takes a bare number as one too), followed by
 // its absolute address (pc + offset) in a comment. What gas cannot write comes back readable but not
-// assemblable: the 32-bit jr/jalr of r0..r7 ("jr.l r3"), swi with a number other than 0, and encodings whose
-// ignored fields are set (snop reads as nop, an odd ldrd/strd register as itself).
+// assemblable: the 32-bit jr/jalr of r0..r7 ("jr.l r3"), swi with a number other than 0, the 16-bit fabs (gas
+// takes "fabs r1,r2" as the 32-bit form), and encodings whose ignored fields are set (snop reads as nop, an odd
+// ldrd/strd register as itself).
 std::string format(const Insn& in, uint32_t pc);
 
 // The name of a special register (movts/movfs): "config", "status", ..., "dma0config", ..., "coreid"; "" if none.
