@@ -1,6 +1,7 @@
 // The simulated chip (chip.hpp): cores, memory map, interrupts, timers, WAND, DMA, the mesh's timing.
 #include "chip.hpp"
 
+#include <algorithm>
 #include <cfenv>
 #include <cmath>
 #include <cstdio>
@@ -151,6 +152,7 @@ struct Chip::Impl {
         update_deadline(k);
     }
     void update_deadline(Core& k) {
+        if (!k.running) members_changed = true;  // the idle cores' earliest deadline may move
         k.deadline = kNever;
         for (unsigned t = 0; t < 2; ++t)
             if (k.timer_mode(t) == 1 && k.timer[t] != 0) k.deadline = std::min(k.deadline, k.timer_at[t] + k.timer[t]);
@@ -286,7 +288,9 @@ struct Chip::Impl {
     void wake(Core& k) {
         if (!k.running && k.ilat != 0 && fault.any == false) {
             k.running = true;
+            members_changed = true;
             k.ready = std::max(k.ready, now + tm.wake);
+            schedule(k);
         }
     }
     void deliver_later_irq(Core& k, unsigned irq, unsigned delay) {
@@ -904,6 +908,7 @@ struct Chip::Impl {
             total++;
             if (k.ilat == 0) {  // sleep until an interrupt is latched
                 k.running = false;
+                members_changed = true;
                 k.ready = now + 1;
                 return;
             }
@@ -959,6 +964,7 @@ struct Chip::Impl {
             return;
         }
         k.running = false;
+        members_changed = true;
         k.ilat = 0;
         k.imask = 0x3ff;
         k.config &= ~0xff0u;
@@ -967,34 +973,83 @@ struct Chip::Impl {
 
     // ---- the clock --------------------------------------------------------------------------------------------
 
+    // The running cores by the cycle their next instruction issues: a calendar of kRing cycles (a core due
+    // within kRing cycles sits in the bucket of its cycle; later ones wait in `far`), each running core in it
+    // exactly once. Cores due in the same cycle run in index order (or, with a seed, in a random order fixed by
+    // the seed). The idle cores' earliest timer deadline is recomputed when a core stops or starts running or
+    // an idle core's timers change (rare next to instructions).
+    static constexpr unsigned kRing = 256;
+    using Entry = std::pair<uint64_t, Core*>;  // (order key, core)
+    std::vector<Entry> bucket[kRing];
+    std::vector<Entry> far, due;
+    size_t near_count = 0;
+    uint64_t idle_deadline = kNever;
+    bool members_changed = true;
+    void schedule(Core& k) {
+        const Entry e{cfg.seed ? next_random() : k.index, &k};
+        if (k.ready - now < kRing) {
+            bucket[k.ready % kRing].push_back(e);
+            ++near_count;
+        } else {
+            far.push_back(e);
+        }
+    }
+    void recompute_idle_deadline() {
+        idle_deadline = kNever;
+        for (const Core& k : cores)
+            if (!k.running) idle_deadline = std::min(idle_deadline, k.deadline);
+        members_changed = false;
+    }
+    uint64_t next_ready() const {
+        uint64_t t = kNever;
+        if (near_count != 0)
+            for (uint64_t c = now;; ++c)
+                if (!bucket[c % kRing].empty()) {
+                    t = c;
+                    break;
+                }
+        for (const Entry& e : far) t = std::min(t, e.second->ready);
+        return t;
+    }
+
     Stop run(uint64_t cycles) {
         const uint64_t end = now + cycles;
-        const unsigned n = unsigned(cores.size());
         while (!fault.any) {
-            deliver_due();
-            uint64_t next = kNever;
-            const unsigned start = cfg.seed ? unsigned(next_random() % n) : 0;
-            for (unsigned j = 0; j < n; ++j) {
-                Core& k = cores[start + j < n ? start + j : start + j - n];
-                if (k.running) {
-                    if (k.ready <= now) step(k);
-                    if (k.running) next = std::min(next, k.ready);
-                }
-                if (!k.running && k.deadline != kNever) {
-                    if (k.deadline <= now) expire_timers(k);
-                    if (k.running) next = std::min(next, k.ready);
-                    else next = std::min(next, k.deadline);
-                }
-            }
-            if (fault.any) break;
-            if (!writes.empty()) next = std::min(next, writes.top().time);
-            if (next == kNever) return Stop::Quiescent;
-            const uint64_t to = std::max(next, now + 1);
-            if (to > end) {
+            if (members_changed) recompute_idle_deadline();
+            uint64_t t = std::min(idle_deadline, next_ready());
+            if (!writes.empty()) t = std::min(t, writes.top().time);
+            if (t == kNever) return Stop::Quiescent;
+            if (t > end) {
                 now = std::max(now, end);
                 return Stop::Budget;
             }
-            now = to;
+            now = std::max(now, t);
+            deliver_due();
+            if (idle_deadline <= now)
+                for (Core& k : cores)
+                    if (!k.running && k.deadline <= now) expire_timers(k);
+            if (!far.empty()) {  // those now within reach of the calendar move into it
+                std::vector<Entry> keep;
+                for (const Entry& e : far) {
+                    if (e.second->ready - now < kRing) {
+                        bucket[e.second->ready % kRing].push_back(e);
+                        ++near_count;
+                    } else {
+                        keep.push_back(e);
+                    }
+                }
+                far.swap(keep);
+            }
+            due.clear();
+            due.swap(bucket[now % kRing]);
+            near_count -= due.size();
+            if (due.size() > 1) std::sort(due.begin(), due.end(), [](const Entry& x, const Entry& y) { return x.first < y.first; });
+            for (const Entry& e : due) {
+                Core& k = *e.second;
+                if (fault.any) break;
+                step(k);
+                if (k.running) schedule(k);
+            }
         }
         return Stop::Fault;
     }
