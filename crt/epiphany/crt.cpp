@@ -88,11 +88,8 @@ void shmem_crt_start(struct shmem_ep_boot_block *boot)
     port::reg::at(port::reg::ctimer0) = ~0u;
     port::reg::at(port::reg::ctimer1) = ~0u;  // not 0: a timer at 0 interrupts again and again
     port::reg::at(port::reg::config) = (port::reg::at(port::reg::config) & ~0xff0u) | 0x110u;
-    // Interrupts this PE takes: wake-ups (user, timer 1), WAND, the faults, and IPI get requests if built in.
-    using namespace port::irq;
-    port::reg::at(port::reg::imask) =
-        0x3ffu & ~((1u << user) | (1u << timer1) | (1u << wand) | (1u << sw_exception) | (1u << mem_fault) |
-                   (SHMEM_USE_IPI_GET ? 1u << message : 0u));
+    // Interrupts this PE takes: port::irq::taken.
+    port::reg::at(port::reg::imask) = port::irq::masked;
     __asm__ volatile("gie" ::: "memory");
 
     char *argv[max_args + 1];

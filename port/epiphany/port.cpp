@@ -21,7 +21,10 @@ uint32_t console_tail;  // the host's tail as last read (a remote read: only whe
 [[noreturn]] void park()
 {
     reg::at(reg::config) = reg::at(reg::config) & ~0xff0u;
-    for (;;) __asm__ volatile("idle" ::: "memory");
+    for (;;) {
+        clear_masked_irqs();
+        __asm__ volatile("idle" ::: "memory");
+    }
 }
 
 void post_state(uint32_t state, int status)

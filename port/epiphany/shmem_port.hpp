@@ -44,6 +44,12 @@ inline volatile uint32_t &at(uintptr_t a) { return *reinterpret_cast<volatile ui
 namespace irq {
 inline constexpr unsigned sync = 0, sw_exception = 1, mem_fault = 2, timer0 = 3, timer1 = 4, message = 5,
                           dma0 = 6, dma1 = 7, wand = 8, user = 9;
+// The interrupts a PE takes (crt/epiphany/crt.cpp sets IMASK from this): wake-ups (user, timer 1), WAND, the
+// faults, and IPI get requests if built in. The others are masked, and a masked interrupt that is latched ends
+// every IDLE at once: wait_until and the end of the run clear them before they sleep (`masked`).
+inline constexpr uint32_t taken = (1u << user) | (1u << timer1) | (1u << wand) | (1u << sw_exception) |
+                                  (1u << mem_fault) | (SHMEM_USE_IPI_GET ? 1u << message : 0u);
+inline constexpr uint32_t masked = 0x3ffu & ~taken;
 }
 
 // Filled in by the startup code from the boot block and COREID before any constructor runs.
@@ -145,6 +151,14 @@ inline void notify_after_rmw(int pe) { notify(pe); }
 // checks would cost the budget programs some 80 B.)
 void check_stack();
 
+// Clears the latched interrupts this PE never takes, so that IDLE sleeps: a SYNC that arrives after the core had
+// already started (the host starts the cores one after another, and a PE's wake-up starts a core that has not had
+// its SYNC yet), a CTIMER0 that ran out. Left latched, each would end every IDLE at once: every sleep a busy loop.
+[[gnu::always_inline]] inline void clear_masked_irqs()
+{
+    __asm__ volatile("movts ilatcl, %0" ::"r"(irq::masked) : "memory");
+}
+
 template <class Done>
 inline void wait_until(Done done)
 {
@@ -153,6 +167,7 @@ inline void wait_until(Done done)
         __asm__ volatile("gid" ::: "memory");
         if (done()) break;
         reg::at(reg::ctimer1) = backstop_cycles;
+        clear_masked_irqs();
         __asm__ volatile("idle\n\tgie" ::: "memory");
     }
     __asm__ volatile("gie" ::: "memory");
