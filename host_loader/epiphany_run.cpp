@@ -37,7 +37,11 @@ int run_epiphany(const Target& t, const Image& img, const RunRequest& req) {
     if (req.verbose) std::fprintf(stderr, "oshrun: backend %s\n%s", backend.c_str(), format_plan(t, plan, img).c_str());
     const std::unique_ptr<Mesh> mesh =
         backend == "parallella" ? open_parallella(t)
-        : backend == "sim"      ? open_sim(t, plan, SimOptions{sim.seed, sim.trace, sim.trace_pes, sim.stats, req.verbose})
+        : backend == "sim"      ? open_sim(t, plan, [&] {
+                                      SimOptions o = sim;
+                                      o.verbose = req.verbose;
+                                      return o;
+                                  }())
                                 : open_esim(t, plan, req.emulator, req.verbose, req.timeout);
 
     // A signal stops the cores rather than oshrun alone: on a board they would run on without it.

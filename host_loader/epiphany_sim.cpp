@@ -69,18 +69,39 @@ public:
     }
     void start(const std::vector<unsigned>& coreids) override {
         {
+            // One core after another, as a host starts them (each start is one write through the eLink): the
+            // cores' starts are opt_.start_gap cycles apart (with a seed, up to twice that, varying), and a core
+            // that starts early runs while the next one has not.
             std::lock_guard<std::mutex> lock(mu_);
             const uint32_t sync = 1;  // ILATST bit 0: SYNC, the reset interrupt
-            for (unsigned id : coreids) chip_->host_write(uint32_t(id) << 20 | 0xf042c, &sync, 4);
+            uint64_t rng = opt_.seed * 0x9e3779b97f4a7c15ull + 7;
+            for (size_t i = 0; i < coreids.size(); ++i) {
+                chip_->host_write(uint32_t(coreids[i]) << 20 | 0xf042c, &sync, 4);
+                if (i + 1 == coreids.size() || opt_.start_gap == 0) continue;
+                uint64_t gap = opt_.start_gap;
+                if (opt_.seed != 0) {
+                    rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
+                    gap += rng % (opt_.start_gap + 1);
+                }
+                if (chip_->run(gap) == epsim::Chip::Stop::Fault) break;  // the loop reports it
+            }
         }
         thread_ = std::thread([this] { loop(); });
     }
     void stop() override {
         halt();
-        if (opt_.stats || opt_.verbose)
+        if (opt_.stats || opt_.verbose) {
             std::fprintf(stderr, "oshrun: epiphany simulator: %llu cycles, %llu instructions\n",
                          static_cast<unsigned long long>(chip_->now()),
                          static_cast<unsigned long long>(chip_->instructions()));
+            for (const EpPe& pe : plan_.pes)
+                std::fprintf(stderr, "oshrun:   PE %u (core 0x%03x): %llu instructions, pc 0x%08x, ILAT 0x%03x, "
+                             "IMASK 0x%03x, IPEND 0x%03x, STATUS 0x%08x\n", pe.pe, pe.coreid,
+                             static_cast<unsigned long long>(chip_->core_instructions(core_index(pe.coreid))),
+                             chip_->pc(core_index(pe.coreid)), chip_->special(core_index(pe.coreid), 0x428),
+                             chip_->special(core_index(pe.coreid), 0x424), chip_->special(core_index(pe.coreid), 0x434),
+                             chip_->special(core_index(pe.coreid), 0x404));
+        }
     }
 
 private:
@@ -166,6 +187,12 @@ SimOptions sim_options_from_env() {
         char* end = nullptr;
         o.seed = std::strtoull(s, &end, 0);
         if (*end != '\0') throw Failure(std::string("OSHRUN_SIM_SEED=") + s + ": expected a number", 2);
+    }
+    if (const char* s = std::getenv("OSHRUN_SIM_START_GAP"); s && *s) {
+        char* end = nullptr;
+        o.start_gap = std::strtoull(s, &end, 0);
+        if (*end != '\0' || o.start_gap > 1000000000)
+            throw Failure(std::string("OSHRUN_SIM_START_GAP=") + s + ": expected a number of cycles", 2);
     }
     if (const char* s = std::getenv("OSHRUN_SIM_TRACE")) o.trace = s;
     if (const char* s = std::getenv("OSHRUN_SIM_TRACE_PES")) o.trace_pes = s;

@@ -4,6 +4,7 @@
 //
 // Environment (docs/epiphany-sim.md):
 //   OSHRUN_SIM_SEED=n         vary the interleaving of the cores (deterministically; 0, the default, is fixed)
+//   OSHRUN_SIM_START_GAP=n    cycles between one core's start and the next's (default 100: a host's write)
 //   OSHRUN_SIM_TRACE=file     an instruction trace ("-": stderr), one line per instruction:
 //                             cycle, coreid, pc, instruction
 //   OSHRUN_SIM_TRACE_PES=list the PEs traced ("0,3", "0-3"; default: all)
@@ -19,6 +20,7 @@ namespace oshrun {
 
 struct SimOptions {
     uint64_t seed = 0;
+    uint64_t start_gap = 100;  // cycles between two cores' SYNC: one host write through the eLink (an estimate)
     std::string trace;        // "" none, "-" stderr, else a file
     std::string trace_pes;    // "" all
     bool stats = false;

@@ -1018,7 +1018,10 @@ struct Chip::Impl {
             if (members_changed) recompute_idle_deadline();
             uint64_t t = std::min(idle_deadline, next_ready());
             if (!writes.empty()) t = std::min(t, writes.top().time);
-            if (t == kNever) return Stop::Quiescent;
+            if (t == kNever) {  // nothing can happen: the time passes all the same
+                now = std::max(now, end);
+                return Stop::Quiescent;
+            }
             if (t > end) {
                 now = std::max(now, end);
                 return Stop::Budget;
@@ -1101,6 +1104,7 @@ uint32_t Chip::pc(unsigned core) const { return impl_->cores.at(core).pc; }
 uint32_t Chip::reg(unsigned core, unsigned r) const { return impl_->cores.at(core).r[r & 63]; }
 uint64_t Chip::core_instructions(unsigned core) const { return impl_->cores.at(core).icount; }
 bool Chip::running(unsigned core) const { return impl_->cores.at(core).running; }
+uint32_t Chip::special(unsigned core, uint32_t offset) { return impl_->mmr_read(impl_->cores.at(core), offset & 0xffc); }
 const std::string& Chip::trap_output() const { return impl_->trap_output; }
 int Chip::trap_status() const { return impl_->trap_exit; }
 

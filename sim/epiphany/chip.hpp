@@ -79,6 +79,7 @@ public:
     enum class Stop {
         Budget,     // `cycles` more cycles of simulated time have passed
         Quiescent,  // nothing can happen until the host writes: every core idle, no timer, write or DMA pending
+                    // (the clock has moved on by `cycles` all the same)
         Fault,      // a core faulted (fault() says how); the chip stops there
     };
     Stop run(uint64_t cycles);
@@ -92,6 +93,8 @@ public:
     uint32_t reg(unsigned core, unsigned r) const;
     uint64_t core_instructions(unsigned core) const;
     bool running(unsigned core) const;  // false: in IDLE, or never started
+    // A special register of a core by its offset in the core's register page (0xf0400 CONFIG .. 0xf0704 COREID).
+    uint32_t special(unsigned core, uint32_t offset);
     // The TRAP services for programs written for the simulator (its own tests; the library never traps): what
     // trap 0 (write) wrote, and the status of the last trap 3 (exit r0), 4 (pass: 0) or 5 (fail: 1), else -1.
     const std::string& trap_output() const;
