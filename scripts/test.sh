@@ -3,7 +3,8 @@
 # every PE count, negative tests, native unit tests; then the families whose mechanism a build option changes
 # (atomics, locks, barriers, collectives) once more in the other configuration: TESTSET-lock atomics and the
 # dissemination barrier; then every target test in a Release build; then the linux target's suite (plain, ASan+UBSan,
-# TSan, and aarch64 under qemu-user); then the Epiphany build; then what a user does with an installed prefix
+# TSan, and aarch64 under qemu-user); then the Epiphany builds and their suites on oshrun's Epiphany simulator;
+# then what a user does with an installed prefix
 # (scripts/test-install.sh: oshcc, oshc++, find_package, add_subdirectory, from outside this tree); then oshrun's
 # parsers under libFuzzer for a bounded time (scripts/fuzz.sh). Extra arguments
 # go to ctest, e.g. -R heap (and skip the second configuration, Epiphany and the install checks).
@@ -42,17 +43,24 @@ if [ $# -eq 0 ]; then
   cmake --build build-linux-arm64 -j"$(nproc)"
   ctest --test-dir build-linux-arm64 --output-on-failure -j"$(nproc)" -L target -R '/np[1-4]$' -E '^libc_neg_abort'
   # Epiphany-III: the cross toolchain (built once from Debian's sources into a cache, ~15 min the first time),
-  # then the library, the tests and the examples built for it, and the footprint of the two budget programs.
-  # They run on Adapteva's esim simulator where it is installed (README.md: "Epiphany"), not here.
+  # then the library, the tests and the examples built for it, the footprint of the two budget programs, and the
+  # whole target suite on oshrun's own Epiphany simulator (the sim backend, docs/epiphany-sim.md), in the
+  # MinSizeRel build and in a build with the argument checks on; the simulator's own tests (its decoder against
+  # the assembler, the chip's behaviour) with them. Then Epiphany-IV (64 cores): a subset at 64 PEs.
   bash scripts/epiphany-toolchain.sh
   cmake -S . -B build-e16 -DSHMEM_TARGET=epiphany-e16 -DCMAKE_BUILD_TYPE=MinSizeRel >/dev/null
   cmake --build build-e16 -j"$(nproc)"
   bash scripts/footprint.sh build-e16/bench/footprint/fp_min.elf.map build-e16/bench/footprint/fp_rma.elf.map
-  # The programs of the negative tests, built for Epiphany with the argument checks on (MinSizeRel has none): each
-  # links and fits a core (they run where there is a simulator or a board).
+  ctest --test-dir build-e16 --output-on-failure -j"$(nproc)" -L target
+  ctest --test-dir build-e16 --output-on-failure -j"$(nproc)" -R '^host_loader\.Epsim'
   cmake -S . -B build-e16-checks -DSHMEM_TARGET=epiphany-e16 -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-  cmake --build build-e16-checks -j"$(nproc)" --target neg_bad_pe neg_size_overflow neg_heap_damage neg_mismatch \
-    neg_stack_overflow amo_negative v16_negative
+  cmake --build build-e16-checks -j"$(nproc)"
+  ctest --test-dir build-e16-checks --output-on-failure -j"$(nproc)" -L target
+  e64_tests="barrier ring collectives amo_contention amo_lock p2p teams channel_stream"
+  cmake -S . -B build-e64 -DSHMEM_TARGET=epiphany-e64 -DCMAKE_BUILD_TYPE=MinSizeRel -DSHMEM_DEFAULT_PES=16 \
+    "-DSHMEM_API_PES=16;64" >/dev/null
+  cmake --build build-e64 -j"$(nproc)" --target libshmem_oshrun $e64_tests
+  ctest --test-dir build-e64 --output-on-failure -j"$(nproc)" -R "^(${e64_tests// /|})/np64\$"
   # Both target builds installed into one prefix, and a user's programs built against it from outside the tree.
   SHMEM_INSTALL_TEST_EPIPHANY=build-e16 SHMEM_INSTALL_TEST_LINUX=build-linux bash scripts/test-install.sh build
   # oshrun's parsers of untrusted input (images, the console stream) under libFuzzer, 60 s each.
