@@ -126,7 +126,7 @@ private:
 std::unique_ptr<Mesh> open_parallella(const Target&) {
     if (!parallella_present())
         throw Failure(std::string("no Epiphany device (") + kParallellaDevice +
-                      "): run on a Parallella, or use --backend esim (the Epiphany simulator)", 127);
+                      "): run on a Parallella, or use --backend sim (oshrun's Epiphany simulator, the default without a board)", 127);
     return std::make_unique<ParallellaMesh>();
 }
 
@@ -134,7 +134,7 @@ std::unique_ptr<Mesh> open_parallella(const Target&) {
 
 std::unique_ptr<Mesh> open_parallella(const Target&) {
     throw Failure(std::string("no Epiphany device (") + kParallellaDevice +
-                  "): the parallella backend needs Linux on a Parallella; use --backend esim (the Epiphany simulator)",
+                  "): the parallella backend needs Linux on a Parallella; use --backend sim (oshrun's Epiphany simulator)",
                   127);
 }
 

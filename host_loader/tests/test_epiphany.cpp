@@ -828,6 +828,8 @@ TEST_F(EpOshrun, DryRun) {
     EXPECT_HAS(out, "pe 4: coreid 0x848 row 33 col 8 base 0x84800000 bytes 4096 boot-block 0x84800040 mailbox 0x8f001040");
     EXPECT_HAS(out, "mailboxes: 0x8f000000..0x8f001450");
     EXPECT_HAS(out, "backend: ");
+    if (access("/dev/epiphany/mesh0", F_OK) != 0)  // no board: oshrun's own simulator
+        EXPECT_HAS(out, "backend: sim (default: no /dev/epiphany/mesh0)\n");
     ASSERT_EQ(oshrun("--target=epiphany-e64 -np 64 --backend esim --dry-run " + image), 0) << err;
     EXPECT_HAS(out, "pe 63: coreid 0x9cf row 39 col 15 base 0x9cf00000");
     EXPECT_HAS(out, "backend: esim\n");
@@ -867,20 +869,33 @@ TEST_F(EpOshrun, Refusals) {
     EXPECT_HAS(err, "program arguments too long for the Epiphany boot block");
 }
 
+// The sim backend, end to end: a core that loads from where nothing is mapped ends the run with 139, and oshrun
+// names the PE, the core, the pc and the access.
+TEST_F(EpOshrun, SimFaultNamesThePeTheCoreAndThePc) {
+    TestElf e = epiphany_elf();
+    auto put32 = [&](size_t at, uint32_t w) {
+        for (unsigned i = 0; i < 4; ++i) e.segments[0].data[at + i] = uint8_t(w >> (8 * i));
+    };
+    put32(0, 0x05620f0b);  // 0: mov.l r0, #0x5678 (the SYNC vector: where the core starts)
+    put32(4, 0x1122068b);  // 4: movt r0, #0x1234
+    e.segments[0].data[8] = 0x44;  // 8: ldr r1, [r0, #0] -- 0x12345678 is neither a core of the chip nor DRAM
+    e.segments[0].data[9] = 0x20;
+    const std::string path = write_file(dir.path(), "fault.elf", e.bytes());
+    EXPECT_EQ(oshrun("--target epiphany-e16 --backend sim -np 2 --timeout 20 " + path), 139) << err;
+    EXPECT_HAS(err, "oshrun: PE 0 (core 0x808, pc 0x00000008, epiphany simulator): load of 4 bytes from 0x12345678: "
+                    "no memory there\n");
+}
+
 TEST_F(EpOshrun, NoDevice) {
     if (access("/dev/epiphany/mesh0", F_OK) == 0) GTEST_SKIP() << "a real Epiphany device is here";
     EXPECT_EQ(oshrun("--target epiphany-e16 --backend parallella " + image), 127);
-    EXPECT_EQ(err, "oshrun: no Epiphany device (/dev/epiphany/mesh0): run on a Parallella, or use --backend esim "
-                   "(the Epiphany simulator)\n");
+    EXPECT_EQ(err, "oshrun: no Epiphany device (/dev/epiphany/mesh0): run on a Parallella, or use --backend sim "
+                   "(oshrun's Epiphany simulator, the default without a board)\n");
 }
 
 TEST_F(EpOshrun, SimulatorMissing) {
     EXPECT_EQ(oshrun("--target epiphany-e16 --backend esim " + image, "PATH=/nonexistent"), 127);
     EXPECT_HAS(err, "oshrun: epiphany-elf-run not found on PATH: the esim backend runs the Epiphany simulator");
-    if (access("/dev/epiphany/mesh0", F_OK) != 0) {  // esim is the default here
-        EXPECT_EQ(oshrun("--target epiphany-e16 " + image, "PATH=/nonexistent"), 127);
-        EXPECT_HAS(err, "epiphany-elf-run not found on PATH");
-    }
     EXPECT_EQ(oshrun("--target epiphany-e16 --backend esim --emulator /nonexistent/sim " + image), 127);
     EXPECT_HAS(err, "--emulator /nonexistent/sim: not found or not executable");
 }
