@@ -70,6 +70,9 @@ struct Core {
     uint64_t ready = 0;                                      // the cycle its next instruction issues
     uint64_t icount = 0;
     uint64_t writes_due = 0;                                 // when its last write in flight arrives
+    uint64_t last_issue = ~uint64_t(0);                      // dual issue: the previous instruction's cycle,
+    uint8_t last_class = 0, last_dst = 0;                    // its pipeline and destination register
+    bool last_double = false, last_paired = false;
     std::vector<uint64_t> last_arrival;                      // per destination (cores, then DRAM)
     std::vector<uint8_t> sram;
     std::vector<Insn> icache;                                // per halfword of SRAM; size 0: not decoded
@@ -935,6 +938,42 @@ struct Chip::Impl {
         k.icount++;
         total++;
         k.ready = now + cost;
+        // Dual issue: an FPU instruction and an integer or load/store instruction next to each other issue in the
+        // same cycle when neither waited and the second does not use the first's result (nor writes it).
+        const uint8_t cls = issue_class(in.op);
+        if (tm.dual_issue && cost == 1 && cls != 0 && k.last_class != 0 && cls != k.last_class && !k.last_paired &&
+            k.last_issue + 1 == now && !touches(in, k.last_dst, k.last_double)) {
+            k.ready = now;
+            k.last_paired = true;
+        } else {
+            k.last_paired = false;
+            k.last_issue = now;
+        }
+        k.last_class = cls;
+        k.last_dst = in.rd;
+        k.last_double = in.width == 3 && (in.op == Op::Load || in.op == Op::Store);
+    }
+
+    // The pipelines an instruction issues to: 1 the integer unit (ALU, shifts, moves of immediates, loads and
+    // stores), 2 the FPU, 0 neither or both (control flow, special registers, conditional moves, TESTSET).
+    static uint8_t issue_class(Op op) {
+        switch (op) {
+        case Op::Add: case Op::Sub: case Op::And: case Op::Orr: case Op::Eor: case Op::Lsl: case Op::Lsr:
+        case Op::Asr: case Op::AddI: case Op::SubI: case Op::LslI: case Op::LsrI: case Op::AsrI: case Op::Bitr:
+        case Op::MovI: case Op::Movt: case Op::Load: case Op::Store:
+            return 1;
+        case Op::Fadd: case Op::Fsub: case Op::Fmul: case Op::Fmadd: case Op::Fmsub: case Op::Float: case Op::Fix:
+        case Op::Fabs:
+            return 2;
+        default:
+            return 0;
+        }
+    }
+    // Whether `in` names register r (or, for a double access on either side, its pair) at all: conservative.
+    static bool touches(const Insn& in, uint8_t r, bool r_double) {
+        const bool dbl = r_double || (in.width == 3 && (in.op == Op::Load || in.op == Op::Store));
+        auto same = [&](uint8_t x) { return dbl ? (x >> 1) == (r >> 1) : x == r; };
+        return same(in.rd) || same(in.rn) || same(in.rm);
     }
 
     // TRAP: the simulator's services for programs written for it (the library never traps): 0 write(r0 fd,

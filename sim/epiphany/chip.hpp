@@ -49,6 +49,7 @@ struct Fault {
 
 // The cycle model's constants (documented with their sources in docs/epiphany-sim.md).
 struct Timing {
+    bool dual_issue = true;           // an FPU and an integer/load-store instruction in one cycle
     unsigned branch_taken = 3;        // a taken branch or jump, rti: the pipeline refills
     unsigned write_base = 2;          // a remote write arrives write_base + hops * hop cycles after it issued
     unsigned hop = 1;
