@@ -1,5 +1,6 @@
 // Target::run of the Epiphany targets: plan, pick the backend, run the loop.
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 
 #include "common.hpp"
@@ -16,9 +17,13 @@ int run_epiphany(const Target& t, const Image& img, const RunRequest& req) {
     const EpPlan plan = plan_epiphany(t, img, req.npes, req.argv);
     // The board's chip where there is one, else the simulator.
     const bool chosen = !req.backend.empty();
-    const std::string backend = chosen ? req.backend : parallella_present() ? "parallella" : "sim";
+    // --backend, else OSHRUN_EPIPHANY_BACKEND (a test suite run against another backend), else the board's chip
+    // where there is one, else oshrun's own simulator.
+    const char* env = std::getenv("OSHRUN_EPIPHANY_BACKEND");
+    const bool from_env = !chosen && env != nullptr && *env != '\0';
+    const std::string backend = chosen ? req.backend : from_env ? env : parallella_present() ? "parallella" : "sim";
     if (backend != "parallella" && backend != "sim" && backend != "esim")
-        throw Failure("--backend " + backend + ": unknown; " + t.name +
+        throw Failure(std::string(from_env ? "OSHRUN_EPIPHANY_BACKEND=" : "--backend ") + backend + ": unknown; " + t.name +
                       " runs on 'parallella' (the board's chip), 'sim' (libshmem's Epiphany simulator, in oshrun) "
                       "or 'esim' (Adapteva's simulator, epiphany-elf-run)");
     if (backend != "esim" && !req.emulator.empty())
@@ -29,6 +34,7 @@ int run_epiphany(const Target& t, const Image& img, const RunRequest& req) {
     if (req.dry_run) {
         std::fputs(format_plan(t, plan, img).c_str(), stdout);
         const std::string why = chosen                   ? ""
+                                : from_env                ? " (OSHRUN_EPIPHANY_BACKEND)"
                                 : backend == "parallella" ? std::string(" (default: ") + kParallellaDevice + " exists)"
                                                           : std::string(" (default: no ") + kParallellaDevice + ")";
         std::printf("backend: %s%s\n", backend.c_str(), why.c_str());
