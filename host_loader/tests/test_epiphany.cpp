@@ -884,6 +884,22 @@ TEST_F(EpOshrun, SimFaultNamesThePeTheCoreAndThePc) {
     EXPECT_EQ(oshrun("--target epiphany-e16 --backend sim -np 2 --timeout 20 " + path), 139) << err;
     EXPECT_HAS(err, "oshrun: PE 0 (core 0x808, pc 0x00000008, epiphany simulator): load of 4 bytes from 0x12345678: "
                     "no memory there\n");
+
+    // The trace of PE 0 alone: cycle, coreid, pc, instruction; the same run twice gives the same trace. (PE 1
+    // starts 100 cycles after PE 0, the default OSHRUN_SIM_START_GAP; set to 0 here, both run from cycle 0.)
+    const std::string trace = dir.path() + "/trace";
+    const std::string env = "OSHRUN_SIM_TRACE=" + trace + " OSHRUN_SIM_TRACE_PES=0 OSHRUN_SIM_START_GAP=0";
+    EXPECT_EQ(oshrun("--target epiphany-e16 -np 2 --timeout 20 " + path, env), 139) << err;
+    const std::string first = slurp(trace);
+    EXPECT_EQ(first.find(" 809 "), std::string::npos) << first;  // PE 1's core is not traced
+    EXPECT_NE(first.find(" 808 00000000  mov.l r0,#22136\n"), std::string::npos) << first;
+    EXPECT_NE(first.find(" 808 00000004  movt.l r0,#4660\n"), std::string::npos) << first;
+    EXPECT_EQ(oshrun("--target epiphany-e16 -np 2 --timeout 20 " + path, env), 139) << err;
+    EXPECT_EQ(slurp(trace), first);
+    EXPECT_EQ(oshrun("--target epiphany-e16 -np 2 " + path, "OSHRUN_SIM_TRACE_PES=0-x OSHRUN_SIM_TRACE=" + trace), 2);
+    EXPECT_HAS(err, "OSHRUN_SIM_TRACE_PES=0-x: expected PE numbers such as 0,3-5");
+    EXPECT_EQ(oshrun("--target epiphany-e16 -np 2 " + path, "OSHRUN_SIM_SEED=abc"), 2);
+    EXPECT_HAS(err, "OSHRUN_SIM_SEED=abc: expected a number");
 }
 
 TEST_F(EpOshrun, NoDevice) {
