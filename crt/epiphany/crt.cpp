@@ -109,10 +109,11 @@ void shmem_crt_start(struct shmem_ep_boot_block *boot)
 
 void shmem_crt_trap(uint32_t kind, uint32_t pc, uint32_t status, uint32_t sp)
 {
-    // STATUS[18:16] (EXCAUSE) says which software exception it was.
-    static const char *const causes[8] = {"no cause",          "unknown",         "unknown",
-                                          "unknown",           "unaligned access", "unimplemented instruction",
-                                          "illegal access",    "floating-point exception"};
+    // STATUS[18:16] (EXCAUSE) says which software exception it was: the Epiphany-III's codes (Adapteva's
+    // e-server lists them; the Epiphany-IV's differ and use bit 19 too).
+    static const char *const causes[8] = {"no cause",        "software interrupt (swi)", "unaligned access",
+                                          "floating-point exception", "unimplemented instruction",
+                                          "illegal access",  "unknown", "unknown"};
     Message m;
     m.s("libshmem: PE ").u(uint64_t(port::geometry.pe)).s(": trap: ");
     if (kind == 2)

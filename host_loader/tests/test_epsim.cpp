@@ -793,9 +793,9 @@ TEST(EpsimChip, SoftwareExceptionsAndTheirCause) {
         const char* insn;
         uint32_t cause;
     } cases[] = {
-        {0x2002, "ldr r3,[r8]", 4},       {0x2001, "ldrh r3,[r8]", 4},   {0x2004, "ldrd r2,[r8]", 4},
-        {0x2003, "strh r3,[r8]", 4},      {0x2000, "ldr r3,[r8,r1]", 4}, {0x2006, "strd r2,[r8],#1", 4},
-        {0x2002, "str r3,[r8],#-1", 4},   {0x2000, "fext r3,r2,r1", 5},  {0x2000, "swi", 1},
+        {0x2002, "ldr r3,[r8]", 2},       {0x2001, "ldrh r3,[r8]", 2},   {0x2004, "ldrd r2,[r8]", 2},
+        {0x2003, "strh r3,[r8]", 2},      {0x2000, "ldr r3,[r8,r1]", 2}, {0x2006, "strd r2,[r8],#1", 2},
+        {0x2002, "str r3,[r8],#-1", 2},   {0x2000, "fext r3,r2,r1", 4},  {0x2000, "swi", 1},
     };
     for (const auto& c : cases) {
         const std::string main = load_const(8, c.base) +

@@ -23,8 +23,9 @@ constexpr uint32_t kMmrBase = 0xf0000, kMmrEnd = 0xf1000;
 
 enum Irq : unsigned { SYNC = 0, SWEXC = 1, MEMFAULT = 2, TIMER0 = 3, TIMER1 = 4, MESSAGE = 5, DMA0 = 6, DMA1 = 7,
                       WAND = 8, USER = 9 };
-// EXCAUSE (STATUS[18:16]) as crt/epiphany/crt.cpp reads it.
-enum Cause : uint32_t { CAUSE_SWI = 1, CAUSE_UNALIGNED = 4, CAUSE_UNIMPLEMENTED = 5 };
+// EXCAUSE (STATUS[18:16]) of the Epiphany-III: 1 swi, 2 unaligned, 3 FPU, 4 unimplemented, 5 illegal access
+// (Adapteva's e-server lists these for the E-III; the Epiphany-IV's differ and use bit 19 too).
+enum Cause : uint32_t { CAUSE_SWI = 1, CAUSE_UNALIGNED = 2, CAUSE_UNIMPLEMENTED = 4 };
 
 // Special registers, by their offset in the core's register page (0xf0000 + offset).
 enum Mmr : uint32_t {
@@ -673,8 +674,10 @@ struct Chip::Impl {
         const bool trunc = k.config & 1;
         const int saved = std::fegetround();
         if (trunc) std::fesetround(FE_TOWARDZERO);
-        const float fa = flush(as_float(a)), fb = flush(as_float(b)), fd = flush(as_float(rd));
-        float res = 0;
+        // Volatile operands and result: the compiler may not move the arithmetic out from between the two
+        // fesetround calls (it did, and truncate mode had no effect).
+        volatile float fa = flush(as_float(a)), fb = flush(as_float(b)), fd = flush(as_float(rd));
+        volatile float res = 0;
         bool integer = false;
         uint32_t ires = 0;
         switch (in.op) {
@@ -707,14 +710,17 @@ struct Chip::Impl {
         const bool sub = std::fpclassify(res) == FP_SUBNORMAL;
         k.bu = sub;
         res = flush(res);
-        k.bv = std::isinf(res) && !std::isinf(fa) && !std::isinf(fb);
-        k.bi = std::isnan(res);
-        k.bz = res == 0;
-        k.bn = std::signbit(res) && !k.bz;
+        const bool fused = in.op == Op::Fmadd || in.op == Op::Fmsub;
+        float out = res;
+        k.bv = std::isinf(out) && !std::isinf(fa) && !std::isinf(fb) && !(fused && std::isinf(fd));
+        k.bi = std::isnan(out);
+        if (k.bi) out = as_float(0x7fc00000u);  // one NaN whatever the host's FPU makes of it
+        k.bz = out == 0;
+        k.bn = as_bits(out) >> 31;  // RD[31]: -0 is negative
         k.bvs |= k.bv;
         k.bus |= k.bu;
         k.bis |= k.bi;
-        rd = as_bits(res);
+        rd = as_bits(out);
     }
 
     void trace(const Core& k, uint32_t pc, const Insn& in) {
