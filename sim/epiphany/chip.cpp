@@ -1106,38 +1106,31 @@ struct Chip::Impl {
 Chip::Chip(const ChipConfig& cfg, const Timing& timing) : impl_(new Impl(cfg, timing)) {}
 Chip::~Chip() = default;
 
-void Chip::host_write(uint32_t global, const void* data, size_t n) {
-    const auto* p = static_cast<const uint8_t*>(data);
+// The host's accesses: registers take whole words; memory any bytes, in pieces that stay within one core or DRAM.
+void Chip::host_access(uint32_t global, uint8_t* p, size_t n, bool write) {
+    const char* what = write ? "write" : "read";
     while (n != 0) {
-        // Registers take whole words; memory takes any bytes (in pieces that stay within one core or DRAM).
         const uint32_t off = global & 0xfffff;
         const bool mmr = !impl_->in_dram(global, 1) && off >= kMmrBase && off < kMmrEnd;
-        uint32_t chunk = mmr ? 4 : uint32_t(std::min<size_t>(n, 4096 - (global & 4095)));
+        const uint32_t chunk = mmr ? 4 : uint32_t(std::min<size_t>(n, 4096 - (global & 4095)));
         if (mmr && (n < 4 || (global & 3)))
-            throw std::out_of_range("epsim: host write of a register at " + Impl::hex(global) + ": whole words only");
-        if (!impl_->apply(global, p, chunk))
-            throw std::out_of_range("epsim: host write at " + Impl::hex(global) + ": no memory there");
+            throw std::out_of_range(std::string("epsim: host ") + what + " of a register at " + Impl::hex(global) +
+                                    ": whole words only");
+        if (!(write ? impl_->apply(global, p, chunk) : impl_->fetch(global, p, chunk)))
+            throw std::out_of_range(std::string("epsim: host ") + what + " at " + Impl::hex(global) +
+                                    ": no memory there");
         global += chunk;
         p += chunk;
         n -= chunk;
     }
 }
 
-void Chip::host_read(uint32_t global, void* data, size_t n) {
-    auto* p = static_cast<uint8_t*>(data);
-    while (n != 0) {
-        const uint32_t off = global & 0xfffff;
-        const bool mmr = !impl_->in_dram(global, 1) && off >= kMmrBase && off < kMmrEnd;
-        uint32_t chunk = mmr ? 4 : uint32_t(std::min<size_t>(n, 4096 - (global & 4095)));
-        if (mmr && (n < 4 || (global & 3)))
-            throw std::out_of_range("epsim: host read of a register at " + Impl::hex(global) + ": whole words only");
-        if (!impl_->fetch(global, p, chunk))
-            throw std::out_of_range("epsim: host read at " + Impl::hex(global) + ": no memory there");
-        global += chunk;
-        p += chunk;
-        n -= chunk;
-    }
+void Chip::host_write(uint32_t global, const void* data, size_t n) {
+    // apply() only reads the bytes: the cast serves the one loop for both directions
+    host_access(global, const_cast<uint8_t*>(static_cast<const uint8_t*>(data)), n, true);
 }
+
+void Chip::host_read(uint32_t global, void* data, size_t n) { host_access(global, static_cast<uint8_t*>(data), n, false); }
 
 Chip::Stop Chip::run(uint64_t cycles) { return impl_->run(cycles); }
 uint64_t Chip::now() const { return impl_->now; }

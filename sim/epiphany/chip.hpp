@@ -104,6 +104,7 @@ public:
     struct Impl;
 
 private:
+    void host_access(uint32_t global, uint8_t* p, size_t n, bool write);
     std::unique_ptr<Impl> impl_;
 };
 

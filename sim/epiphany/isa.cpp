@@ -17,6 +17,18 @@ inline uint8_t rd6(uint32_t w) { return uint8_t(bits(w, 15, 13) | bits(w, 31, 29
 inline uint8_t rn6(uint32_t w) { return uint8_t(bits(w, 12, 10) | bits(w, 28, 26) << 3); }
 inline uint8_t rm6(uint32_t w) { return uint8_t(bits(w, 9, 7) | bits(w, 25, 23) << 3); }
 
+// The shift-by-immediate families, 16- and 32-bit alike: bit 4 picks lsr/lsl, or (arithmetic family) asr/bitr;
+// the amount is bits 9:5, and bitr has none.
+Insn shift_imm(uint32_t w, bool arith, Insn in) {
+    in.imm = int32_t(bits(w, 9, 5));
+    if (!arith) {
+        in.op = bits(w, 4, 4) ? Op::LslI : Op::LsrI;
+        return in;
+    }
+    in.op = bits(w, 4, 4) ? Op::Bitr : Op::AsrI;
+    return in.op == Op::Bitr && in.imm != 0 ? Insn{} : in;
+}
+
 const Op kAlu[8] = {Op::Eor, Op::Add, Op::Lsl, Op::Sub, Op::Lsr, Op::And, Op::Asr, Op::Orr};
 const Op kFpu[8] = {Op::Fadd, Op::Fsub, Op::Fmul, Op::Fmadd, Op::Fmsub, Op::Float, Op::Fix, Op::Fabs};
 
@@ -189,14 +201,7 @@ Insn decode_form(uint32_t w) {
     case 0xe:  // asr rd, rn, #shift; bitr rd, rn
         in.rd = uint8_t(bits(w, 15, 13));
         in.rn = uint8_t(bits(w, 12, 10));
-        in.imm = int32_t(bits(w, 9, 5));
-        if (opc == 0x6) {
-            in.op = bits(w, 4, 4) ? Op::LslI : Op::LsrI;
-        } else {
-            in.op = bits(w, 4, 4) ? Op::Bitr : Op::AsrI;
-            if (in.op == Op::Bitr && in.imm != 0) return Insn{};
-        }
-        return in;
+        return shift_imm(w, opc == 0xe, in);
     case 0x7:  // fpu16
     case 0xa:  // alu16
         in.op = opc == 0x7 ? kFpu[bits(w, 6, 4)] : kAlu[bits(w, 6, 4)];
@@ -222,14 +227,7 @@ Insn decode_form(uint32_t w) {
         case 0xe:
             if (bits(w, 25, 20) != 0) return Insn{};
             in.rm = 0;
-            in.imm = int32_t(bits(w, 9, 5));
-            if (sub == 0x6) {
-                in.op = bits(w, 4, 4) ? Op::LslI : Op::LsrI;
-            } else {
-                in.op = bits(w, 4, 4) ? Op::Bitr : Op::AsrI;
-                if (in.op == Op::Bitr && in.imm != 0) return Insn{};
-            }
-            return in;
+            return shift_imm(w, sub == 0xe, in);
         default:
             return Insn{};
         }
