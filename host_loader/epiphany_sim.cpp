@@ -95,9 +95,10 @@ public:
                          static_cast<unsigned long long>(chip_->now()),
                          static_cast<unsigned long long>(chip_->instructions()));
             for (const EpPe& pe : plan_.pes)
-                std::fprintf(stderr, "oshrun:   PE %u (core 0x%03x): %llu instructions, pc 0x%08x, ILAT 0x%03x, "
-                             "IMASK 0x%03x, IPEND 0x%03x, STATUS 0x%08x\n", pe.pe, pe.coreid,
+                std::fprintf(stderr, "oshrun:   PE %u (core 0x%03x): %llu instructions, lowest sp 0x%04x, pc 0x%08x, "
+                             "ILAT 0x%03x, IMASK 0x%03x, IPEND 0x%03x, STATUS 0x%08x\n", pe.pe, pe.coreid,
                              static_cast<unsigned long long>(chip_->core_instructions(core_index(pe.coreid))),
+                             chip_->lowest_sp(core_index(pe.coreid)),
                              chip_->pc(core_index(pe.coreid)), chip_->special(core_index(pe.coreid), 0x428),
                              chip_->special(core_index(pe.coreid), 0x424), chip_->special(core_index(pe.coreid), 0x434),
                              chip_->special(core_index(pe.coreid), 0x404));

@@ -735,6 +735,23 @@ TEST(EpsimChip, HardwareLoopRunsTheBodyLcTimes) {
     }
 }
 
+// The deepest stack: the lowest SP after any instruction (the startup's SP of 0 is not counted), where a push
+// below the frame went and came back.
+TEST(EpsimChip, LowestSpIsTheDeepestTheStackWent) {
+    const std::string main =
+        "    mov r0,#0\n"
+        "    str r0,[sp],#-4\n"  // push: SP 0x7ff0 -> 0x7fe0
+        "    sub sp,sp,#40\n"    // 0x7fb8
+        "    add sp,sp,#56\n"    // back to 0x7ff0
+        "    trap #3\n";
+    Chip chip{ChipConfig()};
+    EXPECT_EQ(chip.lowest_sp(0), 0xffffffffu);
+    ASSERT_EQ(run_one(chip, program(main)), Chip::Stop::Quiescent);
+    EXPECT_EQ(chip.reg(0, 13), 0x7ff0u);
+    EXPECT_EQ(chip.lowest_sp(0), 0x7fb8u);
+    EXPECT_EQ(chip.lowest_sp(1), 0xffffffffu) << "a core that never ran";
+}
+
 // Every width and addressing mode: [rn,rm] [rn],rm [rn,#d] [rn],#d with + and -, the displacement in units of
 // the width, post-modify writing the base back; ldrd/strd move an even/odd register pair.
 TEST(EpsimChip, LoadsAndStoresInEveryAddressingMode) {

@@ -62,6 +62,7 @@ struct Core {
     uint32_t excause = 0;                                    // STATUS[19:16]
     uint32_t config = 0, lc = 0, ls = 0, le = 0, iret = 0, imask = 0, ilat = 0, ipend = 0;
     uint32_t debugstatus = 0, iab = 0;
+    uint32_t lowest_sp = ~0u;                                // the lowest non-zero r13 (SP) after an instruction
     uint32_t timer[2] = {0, 0};                              // value at timer_at
     uint64_t timer_at[2] = {0, 0};
     uint64_t deadline = kNever;                              // the next time a timer reaches 0
@@ -943,6 +944,7 @@ struct Chip::Impl {
         k.pc = next;
         k.icount++;
         total++;
+        if (k.r[13] - 1 < k.lowest_sp - 1) k.lowest_sp = k.r[13];  // 0 (before the startup code sets SP) is not a depth
         k.ready = now + cost;
         // Dual issue: an FPU instruction and an integer or load/store instruction next to each other issue in the
         // same cycle when neither waited and the second does not use the first's result (nor writes it).
@@ -1141,6 +1143,7 @@ uint32_t Chip::coreid(unsigned core) const { return impl_->cores.at(core).coreid
 uint32_t Chip::pc(unsigned core) const { return impl_->cores.at(core).pc; }
 uint32_t Chip::reg(unsigned core, unsigned r) const { return impl_->cores.at(core).r[r & 63]; }
 uint64_t Chip::core_instructions(unsigned core) const { return impl_->cores.at(core).icount; }
+uint32_t Chip::lowest_sp(unsigned core) const { return impl_->cores.at(core).lowest_sp; }
 bool Chip::running(unsigned core) const { return impl_->cores.at(core).running; }
 uint32_t Chip::special(unsigned core, uint32_t offset) { return impl_->mmr_read(impl_->cores.at(core), offset & 0xffc); }
 const std::string& Chip::trap_output() const { return impl_->trap_output; }

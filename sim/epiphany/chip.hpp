@@ -93,6 +93,9 @@ public:
     uint32_t pc(unsigned core) const;
     uint32_t reg(unsigned core, unsigned r) const;
     uint64_t core_instructions(unsigned core) const;
+    // The lowest value SP (r13) had after any instruction of the core, 0 excepted (0xffffffff: none yet): the
+    // deepest the stack went.
+    uint32_t lowest_sp(unsigned core) const;
     bool running(unsigned core) const;  // false: in IDLE, or never started
     // A special register of a core by its offset in the core's register page (0xf0400 CONFIG .. 0xf0704 COREID).
     uint32_t special(unsigned core, uint32_t offset);
