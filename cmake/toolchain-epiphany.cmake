@@ -57,6 +57,12 @@ set(SHMEM_PORT_DIR epiphany)
 # The vector table (and with it the startup code) is pulled in by name; newlib's crt0 and libgloss's system
 # calls are replaced by crt/epiphany.
 set(SHMEM_PORT_LINK_OPTIONS -nostartfiles -Wl,-u,_shmem_ivt)
+# Options for the library only: its code is all in one region, local memory or DRAM (shmem-dram-code.ld), within
+# reach of a bl (+-16 MB), so -mshort-calls calls with one bl instead of mov, movt and jalr. The exception is the
+# copy loop, which stays in local memory in both layouts (.text.local): it is declared long_call
+# (port/epiphany/shmem_port.hpp). (-msmall16, which would load the library's data addresses in one mov, cannot go
+# with it: GCC then loads function addresses in 16 bits too, and a program whose code is in DRAM breaks.)
+set(SHMEM_PORT_LIBRARY_OPTIONS -mshort-calls)
 set(SHMEM_EMULATOR_ARGS "")
 # 32 KB for everything: the library's fixed tables are cut to what a core can spare. Each team slot is
 # 256 B of flags plus the reduction work area; 4 teams (WORLD, SHARED and two more) and 8 contexts.

@@ -53,7 +53,8 @@ if [ $# -eq 0 ]; then
   bash scripts/footprint.sh build-e16/bench/footprint/fp_min.elf.map build-e16/bench/footprint/fp_rma.elf.map
   ctest --test-dir build-e16 --output-on-failure -j"$(nproc)" -L target
   ctest --test-dir build-e16 --output-on-failure -j"$(nproc)" -R '^host_loader\.Epsim'
-  cmake -S . -B build-e16-checks -DSHMEM_TARGET=epiphany-e16 -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+  # with checks, and the dissemination barrier at every PE count (the default, auto, takes WAND at 16)
+  cmake -S . -B build-e16-checks -DSHMEM_TARGET=epiphany-e16 -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSHMEM_BARRIER=dissemination >/dev/null
   cmake --build build-e16-checks -j"$(nproc)"
   ctest --test-dir build-e16-checks --output-on-failure -j"$(nproc)" -L target
   e64_tests="barrier ring collectives amo_contention amo_lock p2p teams channel_stream"

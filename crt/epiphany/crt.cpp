@@ -84,7 +84,8 @@ void shmem_crt_start(struct shmem_ep_boot_block *boot)
     *reinterpret_cast<volatile uint32_t *>(__heap_end) = SHMEM_EP_STACK_GUARD;
     g.mailbox = boot->mailbox + uint32_t(me) * SHMEM_EP_MAILBOX_STRIDE;
 
-    // CTIMER0: free-running cycle counter; CTIMER1: the sleep backstop. Both count clock cycles down.
+    // CTIMER0: the cycle counter (its interrupt starts it again: port::cycles); CTIMER1: the sleep backstop. Both
+    // count clock cycles down.
     port::reg::at(port::reg::ctimer0) = ~0u;
     port::reg::at(port::reg::ctimer1) = ~0u;  // not 0: a timer at 0 interrupts again and again
     port::reg::at(port::reg::config) = (port::reg::at(port::reg::config) & ~0xff0u) | 0x110u;
@@ -161,8 +162,8 @@ int _kill(int, int)
 }
 int _getpid(void) { return 1; }
 
-// Time from the core's cycle counter (port::cycles(), CTIMER0: 32 bits, so it wraps after about 7 s at 600 MHz;
-// there is no real-time clock on the chip, so CLOCK_REALTIME and gettimeofday count from the core's start too).
+// Time from the core's cycle counter (port::cycles(): 64 bits, CTIMER0 and the count of its wraps; there is no
+// real-time clock on the chip, so CLOCK_REALTIME and gettimeofday count from the core's start too).
 // Linked only by programs that ask for the time: the divisions are libgcc calls on a core without a divider.
 int clock_gettime(clockid_t clock, struct timespec *ts)
 {
@@ -170,26 +171,26 @@ int clock_gettime(clockid_t clock, struct timespec *ts)
         errno = EINVAL;
         return -1;
     }
-    const uint32_t c = uint32_t(port::cycles());
+    const uint64_t c = port::cycles();
     ts->tv_sec = time_t(c / port::clock_hz);
-    ts->tv_nsec = long(uint64_t(c % port::clock_hz) * 1000000000u / port::clock_hz);
+    ts->tv_nsec = long(uint32_t(c % port::clock_hz) * uint64_t(1000000000u) / port::clock_hz);
     return 0;
 }
 
 int _gettimeofday(struct timeval *tv, void *)
 {
     if (tv != nullptr) {
-        const uint32_t c = uint32_t(port::cycles());
+        const uint64_t c = port::cycles();
         tv->tv_sec = time_t(c / port::clock_hz);
-        tv->tv_usec = suseconds_t((c % port::clock_hz) / (port::clock_hz / 1000000u));
+        tv->tv_usec = suseconds_t(uint32_t(c % port::clock_hz) / (port::clock_hz / 1000000u));
     }
     return 0;
 }
 
-// newlib's clock() adds up these fields, in CLOCKS_PER_SEC units.
+// newlib's clock() adds up these fields, in CLOCKS_PER_SEC units (clock_t is 32 bits: it wraps, as it may).
 clock_t _times(struct tms *buf)
 {
-    const clock_t t = clock_t(uint32_t(port::cycles()) / (port::clock_hz / CLOCKS_PER_SEC));
+    const clock_t t = clock_t(port::cycles() / (port::clock_hz / CLOCKS_PER_SEC));
     buf->tms_utime = t;
     buf->tms_stime = buf->tms_cutime = buf->tms_cstime = 0;
     return t;

@@ -8,7 +8,7 @@
 
 /* The handlers are global symbols: with binutils 2.40 a 24-bit branch to a local label in another section
  * (a relocation against the section symbol plus an offset) landed at the section's start plus a wrong offset. */
-    .global _shmem_reset, _shmem_sw_exception, _shmem_mem_fault, _shmem_isr_return, _shmem_wand_isr, _shmem_timer1_isr
+    .global _shmem_reset, _shmem_sw_exception, _shmem_mem_fault, _shmem_isr_return, _shmem_wand_isr, _shmem_timer0_isr, _shmem_timer1_isr
 
     .section .shmem_ivt, "ax"
     .global _shmem_ivt
@@ -16,7 +16,7 @@ _shmem_ivt:
     b.l _shmem_reset          /* 0 sync (start) */
     b.l _shmem_sw_exception   /* 1 software exception */
     b.l _shmem_mem_fault      /* 2 memory fault */
-    b.l _shmem_isr_return     /* 3 timer 0 (the cycle counter: never armed to interrupt) */
+    b.l _shmem_timer0_isr     /* 3 timer 0: the cycle counter ran out; re-arm it */
     b.l _shmem_timer1_isr     /* 4 timer 1: the sleep backstop */
     b.l _shmem_message_isr    /* 5 message: an IPI get request (port.cpp, SHMEM_USE_IPI_GET) */
     b.l _shmem_isr_return     /* 6 DMA 0 */
@@ -72,6 +72,33 @@ _shmem_timer1_isr:
     ldr r0, [sp, #-2]
     rti
 
+/* CTIMER0, the cycle counter (port::cycles), counted down from 0xffffffff to 0. The E16 has no wrap mode (the
+ * E64's CONFIG.TIMERWRAP, bit 26, is not on the Epiphany-III) and a timer stops at 0: start it again at once and
+ * count the wrap in _shmem_cycles_hi. The cycles between reaching 0 and the store below (the interrupt's
+ * latency, a few cycles, more if interrupts were disabled then) are lost once every 2^32 cycles (7 s at
+ * 600 MHz). `add` sets the flags: STATUS is restored from r2 (movts to STATUS writes the flags only). No other
+ * handler nests in this one: an interrupt disables interrupts until rti, and this one does not enable them. */
+_shmem_timer0_isr:
+    str r0, [sp, #-2]
+    str r1, [sp, #-3]
+    str r2, [sp, #-4]
+    mov r0, %low(0xf0438)      /* CTIMER0 */
+    movt r0, %high(0xf0438)
+    mov r1, #0xffff
+    movt r1, #0xffff
+    str r1, [r0]
+    movfs r2, status
+    mov r0, %low(_shmem_cycles_hi)
+    movt r0, %high(_shmem_cycles_hi)
+    ldr r1, [r0]
+    add r1, r1, #1
+    str r1, [r0]
+    movts status, r2
+    ldr r2, [sp, #-4]
+    ldr r1, [sp, #-3]
+    ldr r0, [sp, #-2]
+    rti
+
 /* WAND completed on every core: set the flag hw_barrier sleeps on, and clear this core's STATUS.WAND (bit 3).
  * The chip raises the WAND interrupt when the wired AND of every core's bit becomes true; a bit left set keeps
  * the AND true, and the next WAND barrier would never raise it again. STATUS cannot write bit 3; FSTATUS
@@ -106,6 +133,12 @@ _shmem_mem_fault:
     jalr r12
 3:  idle
     b 3b
+
+    .section .bss.shmem_cycles_hi, "aw", @nobits
+    .balign 4
+    .global _shmem_cycles_hi
+_shmem_cycles_hi:
+    .space 4
 
     .section .bss.shmem_wand_done, "aw", @nobits
     .balign 4

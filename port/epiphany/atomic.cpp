@@ -13,13 +13,16 @@ namespace {
 
 uint32_t locks[4];  // symmetric: each core's copy guards the words in that core's memory
 
+inline bool in_dram(uintptr_t a) { return a >= 0x8e000000 && a < 0x90000000; }
+
 uint32_t *lock_for(volatile void *p)
 {
     using shmem::port::geometry;
     const uintptr_t a = reinterpret_cast<uintptr_t>(p);
     uintptr_t owner = shmem::port::global_address(a) & ~uintptr_t(0xfffff);
-    // External DRAM has no TESTSET owner core: its words are guarded by PE 0's locks.
-    if (owner >= 0x8e000000 && owner < 0x90000000) owner = geometry.global[0];
+    // External DRAM has no TESTSET owner core (TESTSET works on a core's SRAM): its words are guarded by PE 0's
+    // locks, and rmw() below makes the data land before the lock is released.
+    if (in_dram(owner)) owner = geometry.global[0];
     return reinterpret_cast<uint32_t *>(owner | reinterpret_cast<uintptr_t>(&locks[(a >> 3) & 3]));
 }
 
@@ -33,13 +36,23 @@ struct Held {
     ~Held() { shmem::port::clear(w); }
 };
 
+// The new value goes to the word, the lock's release to the lock's core: two destinations, and the mesh keeps
+// one core's writes in order only per destination. For a word in a core's SRAM the lock is on the same core: the
+// data lands before the release, so before the next holder's TESTSET succeeds. For a word in DRAM it is not: the
+// release reaches PE 0's core in a few cycles, the data reaches DRAM tens of cycles later, and the next holder
+// would read the old value. So the holder reads the word back until it holds the new value (a read does not
+// wait for the earlier write either: reads and writes travel on different networks) and only then releases.
 template <class T, class F>
 T rmw(volatile void *p, F f)
 {
     Held h(p);
     auto *v = static_cast<volatile T *>(p);
     const T old = *v;
-    *v = f(old);
+    const T now = f(old);
+    *v = now;
+    if (in_dram(reinterpret_cast<uintptr_t>(p)))
+        while (*v != now) {
+        }
     return old;
 }
 

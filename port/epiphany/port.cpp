@@ -7,7 +7,7 @@ extern "C" uint32_t shmem_wand_done;  // set by the WAND interrupt handler (crt/
 namespace shmem::port {
 
 Geometry geometry;
-uint32_t sleeping;
+
 
 namespace {
 
@@ -81,15 +81,13 @@ void end_run(int status)
     park();
 }
 
-// The stack guard (crt.cpp sets it): overwritten, this PE's stack overflowed (or its heap ran into it). The run
-// ends with the state that makes the host say so (the message would not fit a core); nothing after it is trusted.
-void check_stack()
+// The stack guard (crt.cpp sets it) was overwritten (check_stack): this PE's stack overflowed (or its heap ran
+// into it). The run ends with the state that makes the host say so (the message would not fit a core); nothing
+// after it is trusted.
+void stack_overflow()
 {
-    const auto *guard = static_cast<volatile uint32_t *>(__builtin_assume_aligned(static_cast<void *>(__heap_end), 4));
-    if (__builtin_expect(*guard != SHMEM_EP_STACK_GUARD, 0)) {
-        post_state(SHMEM_EP_STATE_STACK, 139);
-        park();
-    }
+    post_state(SHMEM_EP_STATE_STACK, 139);
+    park();
 }
 
 void finish(int status)
@@ -134,6 +132,8 @@ volatile uint32_t *dma_regs(unsigned ch)
 bool dma_busy(unsigned ch) { return (dma_regs(ch)[7] & 0xf) != 0; }
 }  // namespace
 
+uint32_t dma_started;
+
 void wait_dma(unsigned channels)
 {
     // The channels are this core's own registers: polling them costs no mesh traffic.
@@ -141,6 +141,7 @@ void wait_dma(unsigned channels)
         if (channels & (1u << ch))
             while (dma_busy(ch)) {
             }
+    dma_started &= ~channels;
 }
 
 void dma_copy(unsigned ch, void *dst, const void *src, size_t n)
@@ -151,6 +152,7 @@ void dma_copy(unsigned ch, void *dst, const void *src, size_t n)
     const unsigned log2 = (mix & 7) == 0 ? 3 : (mix & 3) == 0 ? 2 : (mix & 1) == 0 ? 1 : 0;
     size_t elems = n >> log2;
     DmaDescriptor &desc = descriptors[ch];
+    dma_started |= 1u << ch;
     while (elems != 0) {
         const uint32_t count = elems > 0xffff ? 0xffff : uint32_t(elems);
         while (dma_busy(ch)) {
@@ -205,11 +207,9 @@ extern "C" __attribute__((interrupt)) void shmem_message_isr()
         reg::at((done & 0xfff00000u) | reg::ilatst) = 1u << irq::user;
     }
 }
-#endif
 
 void get_bytes(void *dst, const void *src_remote, size_t n)
 {
-#if SHMEM_USE_IPI_GET
     const uintptr_t s = reinterpret_cast<uintptr_t>(src_remote), d = reinterpret_cast<uintptr_t>(dst);
     const uintptr_t owner = s & 0xfff00000u, mine = geometry.global[geometry.pe];
     // The library's source is always a PE's core (remote_ptr); the destination must be this core's memory
@@ -226,8 +226,8 @@ void get_bytes(void *dst, const void *src_remote, size_t n)
         wait_until([done] { return *done != 0; });
         return;
     }
-#endif
     shmem_port_copy(dst, src_remote, n);
 }
+#endif
 
 }  // namespace shmem::port

@@ -45,9 +45,9 @@ namespace irq {
 inline constexpr unsigned sync = 0, sw_exception = 1, mem_fault = 2, timer0 = 3, timer1 = 4, message = 5,
                           dma0 = 6, dma1 = 7, wand = 8, user = 9;
 // The interrupts a PE takes (crt/epiphany/crt.cpp sets IMASK from this): wake-ups (user, timer 1), WAND, the
-// faults, and IPI get requests if built in. The others are masked, and a masked interrupt that is latched ends
+// cycle counter's wrap (timer 0), the faults, and IPI get requests if built in. The others are masked, and a masked interrupt that is latched ends
 // every IDLE at once: wait_until and the end of the run clear them before they sleep (`masked`).
-inline constexpr uint32_t taken = (1u << user) | (1u << timer1) | (1u << wand) | (1u << sw_exception) |
+inline constexpr uint32_t taken = (1u << user) | (1u << timer0) | (1u << timer1) | (1u << wand) | (1u << sw_exception) |
                                   (1u << mem_fault) | (SHMEM_USE_IPI_GET ? 1u << message : 0u);
 inline constexpr uint32_t masked = 0x3ffu & ~taken;
 }
@@ -72,7 +72,8 @@ inline int n_pes() { return geometry.npes; }
 template <class T>
 inline T *remote_ptr(T *local, int pe)
 {
-    return reinterpret_cast<T *>((reinterpret_cast<uintptr_t>(local) & 0xfffff) | geometry.global[pe]);
+    // The low 20 bits by two shifts: no 0xfffff constant to load (or to keep in a register through a loop).
+    return reinterpret_cast<T *>((reinterpret_cast<uintptr_t>(local) << 12 >> 12) | geometry.global[pe]);
 }
 
 // The global form of an address: this core's local addresses get its own global base; global addresses (other
@@ -85,23 +86,30 @@ inline bool in_partition(const void *p, size_t n)
     return a < 0x8000 && n <= 0x8000 - a;
 }
 
-// The hand-written copies (copy.S, copy.cpp): the hardware-loop double-word body for aligned data, smaller
-// steps for the rest. Remote stores are posted (a put costs what the local loads cost); remote loads are round
-// trips, so get is several times slower per byte.
-extern "C" void shmem_port_copy(void *dst, const void *src, size_t n);
-void get_bytes(void *dst, const void *src_remote, size_t n);
+// The hand-written copy (copy.S): a leaf without a frame, the hardware loop for the bulk. Remote stores are
+// posted (a put costs what the local loads cost); remote loads are round trips, so get is several times slower
+// per byte. With SHMEM_USE_IPI_GET, a large get asks the owner to put instead (port.cpp).
+// long_call: it stays in local memory when the rest of the code is in DRAM (the library is built -mshort-calls).
+extern "C" [[gnu::long_call]] void shmem_port_copy(void *dst, const void *src, size_t n);
 inline void put_bytes(void *dst_remote, const void *src, size_t n) { shmem_port_copy(dst_remote, src, n); }
+#if SHMEM_USE_IPI_GET
+void get_bytes(void *dst, const void *src_remote, size_t n);
+#else
+inline void get_bytes(void *dst, const void *src_remote, size_t n) { shmem_port_copy(dst, src_remote, n); }
+#endif
 
 // Ordering. One core's writes to one destination arrive in order, so a put followed by a flag to the same PE
 // needs nothing; the compiler must still not reorder them.
 inline void fence() { __asm__ volatile("" ::: "memory"); }
 
-// Waits for this core's DMA channels; every store the core issued itself is on its way in order. Always inline:
-// a call of wait_dma is no longer than a call of an out-of-line quiet, and -Os otherwise keeps a copy of it.
-void wait_dma(unsigned channels);  // bit 0: DMA0, bit 1: DMA1
+// Waits for this core's DMA channels; every store the core issued itself is on its way in order. dma_started has
+// the bit of each channel dma_copy started since its last wait (bit 0: DMA0, bit 1: DMA1), so that a quiet with no
+// DMA in flight (every barrier's) is a load and a branch, not two polls of the channels' status registers.
+extern uint32_t dma_started;
+void wait_dma(unsigned channels);
 [[gnu::always_inline]] inline void quiet()
 {
-    wait_dma(3);
+    if (dma_started != 0) wait_dma(3);
     fence();
 }
 
@@ -119,22 +127,39 @@ inline void clear(uint32_t *remote_word)
     *reinterpret_cast<volatile uint32_t *>(remote_word) = 0;
 }
 
-// Clock cycles since startup, from CTIMER0 counting down from 0xffffffff (wraps after 2^32 cycles, about 7 s
-// at 600 MHz: enough for the benchmarks, which time single operations).
-inline uint64_t cycles() { return uint32_t(~reg::at(reg::ctimer0)); }
+// Clock cycles since startup: CTIMER0 counts down from 0xffffffff, and its interrupt (crt/epiphany/start.S)
+// starts it again and counts the wraps in shmem_cycles_hi. A wrap between the two reads of the high word makes
+// the loop read again; while the interrupt is pending (interrupts disabled), the low word stays at 0xffffffff.
+extern "C" volatile uint32_t shmem_cycles_hi;
+inline uint64_t cycles()
+{
+    uint32_t hi, lo;
+    do {
+        hi = shmem_cycles_hi;
+        lo = ~reg::at(reg::ctimer0);
+    } while (hi != shmem_cycles_hi);
+    return uint64_t(hi) << 32 | lo;
+}
 // The core clock the Parallella runs its Epiphany at (E16G301: up to 1 GHz; the board sets 600 MHz): what
 // clock_gettime, gettimeofday and clock convert cycles() with (crt/epiphany/crt.cpp).
 inline constexpr uint32_t clock_hz = 600000000;
 
 // ---- sleeping and waking --------------------------------------------------------------------------------
 //
-// A waiting PE sleeps in IDLE (DESIGN §4). It checks with interrupts disabled and only then idles: IDLE
-// returns as soon as an interrupt is latched, and a wake-up that came in between the check and IDLE is latched
-// too, so it cannot be lost. Writers store the data and then latch the user interrupt on the target: both are
-// writes from one core to one core, so the data is there when the target wakes.
-// CTIMER1 is the backstop for writers outside the library (plain stores through shmem_ptr): ~1 ms.
+// The library's own waits (barrier rounds, collective flags, locks, channels, an IPI get) sleep in IDLE
+// (DESIGN §4). A waiter checks with interrupts disabled and only then idles: on the E16/E64, IDLE returns as soon
+// as any interrupt is latched in ILAT, whatever GID and IMASK say (the reference's IDLE pseudocode; esim instead
+// idles like the Epiphany-V, until an interrupt is taken, and so would sleep through a wake-up that came between
+// the check and IDLE). A wake-up that comes after the check is latched, so it cannot be lost. Writers store the
+// data and then latch the user interrupt on the target: both are writes from one core to one core, so the data
+// is there when the target wakes. CTIMER1 is the backstop (~1 ms) for the one waiter no writer wakes: a PE
+// sleeping for an AMO's lock stripe whose "waiter" hint another sleeper overwrote (shmem/src/amo.cpp).
+//
+// The user's puts, p, iput and AMOs do not wake anybody (user_writes_notify = false): a wake-up is a second mesh
+// transaction and an interrupt on a core that may be busy. The user's waits (shmem_wait_until and the rest) poll
+// their own SRAM instead, which costs the mesh nothing (shmem::detail::wait_user_write).
 
-extern uint32_t sleeping;  // kept for the core's hint protocol; waking is unconditional here
+inline constexpr bool user_writes_notify = false;
 
 inline constexpr uint32_t backstop_cycles = 600000;  // 1 ms at 600 MHz
 
@@ -145,11 +170,26 @@ inline void wake(int pe)
 }
 inline void notify(int pe) { wake(pe); }
 inline void notify_after_rmw(int pe) { notify(pe); }
+// A wake-up worked out in advance (the barrier's rounds): the address of the PE's ILATST register.
+using Waker = volatile uint32_t *;
+inline Waker waker(int pe) { return &reg::at(geometry.global[pe] | reg::ilatst); }
+inline void notify(Waker w)
+{
+    fence();
+    *w = 1u << irq::user;
+}
 
-// The stack guard's check (port.cpp), out of line: at every barrier (sync_all, group_barrier) and at the end of the
-// run, a call each; a core has no memory protection. (Not in every wait: each sleeping wait is inlined, and the
-// checks would cost the budget programs some 80 B.)
-void check_stack();
+// The stack guard's check: at every barrier (sync_all, group_barrier) and at the end of the run; a core has no
+// memory protection. Inline, a load, a compare and a branch; the report (port.cpp) out of line. (Not in every
+// wait: each sleeping wait is inlined, and the checks would cost the budget programs some 80 B.)
+[[noreturn]] void stack_overflow();
+[[gnu::always_inline]] inline void check_stack()
+{
+    if (__builtin_expect(*static_cast<volatile uint32_t *>(__builtin_assume_aligned(static_cast<void *>(__heap_end), 4)) !=
+                             SHMEM_EP_STACK_GUARD,
+                         0))
+        stack_overflow();
+}
 
 // Clears the latched interrupts this PE never takes, so that IDLE sleeps: a SYNC that arrives after the core had
 // already started (the host starts the cores one after another, and a PE's wake-up starts a core that has not had
@@ -159,16 +199,36 @@ void check_stack();
     __asm__ volatile("movts ilatcl, %0" ::"r"(irq::masked) : "memory");
 }
 
+// The sleep itself (interrupts disabled by the caller): arms the backstop, clears the masked interrupts, idles,
+// enables interrupts. One asm statement that makes its own constants, so that the compiler does not keep them in
+// registers through the caller's loop (or load them before it) for a path that is taken only to sleep.
+[[gnu::always_inline]] inline void idle_once()
+{
+    uint32_t a, v;
+    __asm__ volatile(
+        "mov %0, %%low(%2)\n\t"
+        "movt %0, %%high(%2)\n\t"
+        "mov %1, %%low(%3)\n\t"
+        "movt %1, %%high(%3)\n\t"
+        "str %1, [%0]\n\t"
+        "mov %1, %4\n\t"
+        "movts ilatcl, %1\n\t"
+        "idle\n\t"
+        "gie"
+        : "=&r"(a), "=&r"(v)
+        : "i"(reg::ctimer1), "i"(backstop_cycles), "i"(irq::masked)
+        : "memory");
+}
+// The check is made with interrupts disabled (gid ... gie), the first time too: a GID and a GIE cost less than a
+// second copy of done() at every wait. (Polling a few times before the first sleep saved 10-15 cycles in 2- and
+// 4-core barriers and cost 32 B in fp_min, 44 B in fp_rma: not kept.)
 template <class Done>
 inline void wait_until(Done done)
 {
-    if (done()) return;
     for (;;) {
         __asm__ volatile("gid" ::: "memory");
         if (done()) break;
-        reg::at(reg::ctimer1) = backstop_cycles;
-        clear_masked_irqs();
-        __asm__ volatile("idle\n\tgie" ::: "memory");
+        idle_once();
     }
     __asm__ volatile("gie" ::: "memory");
 }

@@ -190,11 +190,18 @@ inline void wake_if_sleeping(int pe)
     if (__atomic_load_n(remote_ptr(&sleeping, pe), __ATOMIC_RELAXED) != 0) wake(pe);
 }
 
+// The user's puts and AMOs notify their target, and the user's waits sleep (shmem::detail::wait_user_write):
+// notify is a read of the target's `sleeping` word and, only for a sleeper, a wake-up.
+inline constexpr bool user_writes_notify = true;
+
 inline void notify(int pe)
 {
     fence();
     wake_if_sleeping(pe);
 }
+// A wake-up worked out in advance (the barrier's rounds): here the PE number is all notify needs.
+using Waker = int;
+inline Waker waker(int pe) { return pe; }
 
 // After a native atomic on PE pe's memory: on x86-64 the atomic was a locked instruction, itself a full fence.
 inline void notify_after_rmw(int pe)

@@ -136,6 +136,10 @@ inline void wake(int pe) { *clint::msip(pe) = 1; }
 // whole run; here the stack's guard is a PMP region (crt/virt-rv64), which traps at once: nothing to check.
 inline void check_stack() {}
 
+// The user's puts and AMOs notify their target, and the user's waits sleep (shmem::detail::wait_user_write):
+// notify is a read of the target's `sleeping` word and, only for a sleeper, a wake-up.
+inline constexpr bool user_writes_notify = true;
+
 // Called by the library after it wrote into PE `pe`'s memory.
 inline void notify(int pe)
 {
@@ -143,6 +147,9 @@ inline void notify(int pe)
     const auto *target = reinterpret_cast<const uint32_t *>(geometry.sleeping_base + (uintptr_t(pe) << geometry.log2));
     if (__atomic_load_n(target, __ATOMIC_RELAXED) != 0) wake(pe);
 }
+// A wake-up worked out in advance (the barrier's rounds): here the PE number is all notify needs.
+using Waker = int;
+inline Waker waker(int pe) { return pe; }
 
 // After a native atomic on PE pe's memory: the same (an AMO with .aq orders nothing before later loads here).
 inline void notify_after_rmw(int pe) { notify(pe); }

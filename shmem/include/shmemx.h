@@ -14,7 +14,7 @@ void shmemx_barrier_all_wand(void);
 void shmemx_barrier_all_dissemination(void);
 
 /* The PE's cycle counter (virt-rv64: rdcycle, one retired instruction per cycle under oshrun --icount;
- * Epiphany: CTIMER0, clock cycles, 32 bits wide so it wraps after 2^32). For benchmarks, not for tests. */
+ * Epiphany: clock cycles, CTIMER0 and the count of its wraps). For benchmarks, not for tests. */
 uint64_t shmemx_cycles(void);
 
 /* ---- channels: fine-grained messages of one 64-bit word between two PEs (docs/channels.md) ---------------

@@ -32,6 +32,8 @@ enum : int {
     flag_publish = flag_data + max_rounds,  // collect: this PE's byte count (a value others read, not a flag)
     flag_count
 };
+// The flags a sweep uses (barrier, broadcast, reductions, alltoall's barriers): its tree and its release.
+inline constexpr int sweep_flags = flag_release + 1;
 static_assert(flag_count <= SHMEM_SYNC_SIZE, "the flags fit in a pSync");
 
 struct Group {
@@ -56,7 +58,8 @@ struct Group {
 // Can the port's hardware barrier serve a group (every PE of the run, in order)? Only asked where it is used.
 inline bool whole_machine(int start, int stride, int size)
 {
-    return port::has_hw_barrier && SHMEM_BARRIER_WAND && start == 0 && stride == 1 && size == port::n_pes();
+    return port::has_hw_barrier && (SHMEM_BARRIER_WAND || (SHMEM_BARRIER_AUTO && port::hw_barrier_usable())) &&
+           start == 0 && stride == 1 && size == port::n_pes();
 }
 
 // The group of a team (defined in collectives.cpp, where the team scratch lives).

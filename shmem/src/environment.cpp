@@ -74,7 +74,7 @@ void print_info()
         .write(out);
     Message()
         .s("libshmem: built with checks ").s(checks ? "on" : "off")
-        .s(", barrier ").s(port::has_hw_barrier && SHMEM_BARRIER_WAND ? "wand" : "dissemination")
+        .s(", barrier ").s(!port::has_hw_barrier ? "dissemination" : SHMEM_BARRIER_WAND ? "wand" : SHMEM_BARRIER_AUTO ? "auto" : "dissemination")
         .s(", atomics ").s(SHMEM_ATOMICS_TESTSET ? "testset" : "native")
         .s(", max teams ").u(max_teams).s(", max contexts ").u(max_contexts)
         .s(", max PEs ").u(port::max_pes)

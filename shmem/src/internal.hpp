@@ -15,9 +15,13 @@
 #endif
 
 // SHMEM_BARRIER_WAND (0/1): shmem_barrier_all uses the port's WAND-style barrier (if it has one) instead of
-// the dissemination barrier.
+// the dissemination barrier. SHMEM_BARRIER_AUTO (0/1): it uses the WAND-style barrier when the run allows it
+// (port::hw_barrier_usable(): on Epiphany, a run on every core of the chip) and the dissemination barrier otherwise.
 #ifndef SHMEM_BARRIER_WAND
 #define SHMEM_BARRIER_WAND 1
+#endif
+#ifndef SHMEM_BARRIER_AUTO
+#define SHMEM_BARRIER_AUTO 0
 #endif
 
 // ---- the profiling interface (OpenSHMEM 1.5 §10, pshmem.h) ----------------------------------------------------
@@ -200,6 +204,29 @@ inline void check_stride(const char *routine, const char *arg, ptrdiff_t stride)
     return e;
 }
 
+// The user's writes and the user's waits. shmem_wait_until, the wait/test families and shmem_signal_wait_until
+// wait on memory that the user's puts, p, iput, AMOs and signal updates change. Where waking costs the writer
+// next to nothing (virt: a read of the target's `sleeping` word in coherent memory; linux: the same, then a
+// futex call only for a sleeper), those routines notify their target and the waiter sleeps (port::wait_until).
+// Where it does not (Epiphany: a wake-up is a second mesh transaction and an interrupt on a core that may be
+// computing, and whether the target sleeps is a remote read, a round trip), port::user_writes_notify is false:
+// the routines write and nothing else, and the waiter polls its own memory, which costs no other core anything.
+// The library's own waits (barriers, collectives, locks, channels) are always woken by their writers.
+inline void notify_user_write(int pe)
+{
+    if constexpr (port::user_writes_notify)
+        if (pe != port::my_pe()) port::notify(pe);
+}
+template <class Done>
+inline void wait_user_write(Done done)
+{
+    if constexpr (port::user_writes_notify) {
+        port::wait_until(done);
+    } else {
+        while (!done()) port::fence();  // the compiler reloads what done() reads
+    }
+}
+
 // Barriers (sync.cpp). sync_all is the barrier without the quiet.
 void barrier_wand();
 void barrier_dissemination();
@@ -207,6 +234,11 @@ inline void sync_all()
 {
     if constexpr (port::has_hw_barrier && SHMEM_BARRIER_WAND) {
         barrier_wand();
+    } else if constexpr (port::has_hw_barrier && SHMEM_BARRIER_AUTO) {
+        if (port::hw_barrier_usable())
+            port::hw_barrier();
+        else
+            barrier_dissemination();
     } else {
         barrier_dissemination();
     }

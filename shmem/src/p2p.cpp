@@ -1,8 +1,9 @@
 // Point-to-point synchronization on arrays: wait_until_{all,any,some}, test_{all,any,some} and the _vector forms.
 //
 // One body per operation over a "wait set" (the ivars that status does not exclude, each with its comparison
-// value); the C entry points are generated from SHMEM_SYNC_TYPES. Waiting sleeps in port::wait_until and is
-// woken by the writer's notify (or the port's backstop for plain stores), never spins.
+// value); the C entry points are generated from SHMEM_SYNC_TYPES. Waiting is wait_user_write (internal.hpp): it sleeps
+// in port::wait_until, woken by the writer's notify (or the port's backstop for plain stores), where the user's
+// writes notify, and polls this PE's own memory where they do not (Epiphany).
 #include "compare.hpp"
 
 using namespace shmem;
@@ -91,7 +92,7 @@ template <class T>
 void wait_all(const WaitSet<T> &s)
 {
     for (size_t i = 0; i < s.n; ++i)
-        if (s.member(i)) port::wait_until([&s, i] { return s.ok(i); });
+        if (s.member(i)) wait_user_write([&s, i] { return s.ok(i); });
 }
 
 template <class T>
@@ -99,7 +100,7 @@ size_t wait_any(const WaitSet<T> &s)
 {
     if (s.empty()) return SIZE_MAX;
     size_t found = SIZE_MAX;
-    port::wait_until([&] { return (found = test_any(s)) != SIZE_MAX; });
+    wait_user_write([&] { return (found = test_any(s)) != SIZE_MAX; });
     return found;
 }
 
@@ -108,7 +109,7 @@ size_t wait_some(const WaitSet<T> &s, size_t *indices)
 {
     if (s.empty()) return 0;
     size_t k = 0;
-    port::wait_until([&] { return (k = test_some(s, indices)) != 0; });
+    wait_user_write([&] { return (k = test_some(s, indices)) != 0; });
     return k;
 }
 

@@ -32,7 +32,7 @@ namespace {
     pe = check_rma(routine, ctx, "dest", dest, bytes, pe);
     if (bytes == 0) return;
     port::put_bytes(port::remote_ptr(dest, pe), source, bytes);
-    if (pe != port::my_pe()) port::notify(pe);
+    notify_user_write(pe);
 }
 
 [[gnu::always_inline]] inline void get(const char *routine, shmem_ctx_t ctx, void *dest, const void *source, size_t nelems,
@@ -91,7 +91,7 @@ inline void iput(const char *routine, shmem_ctx_t ctx, T *dest, const T *source,
     check_symmetric(routine, "dest", dest, strided_extent(routine, n, "dst", dst, sizeof(T)));
     T *remote = port::remote_ptr(dest, pe);
     for (size_t i = 0; i < n; ++i) remote[i * dst] = source[i * sst];
-    if (pe != port::my_pe()) port::notify(pe);
+    notify_user_write(pe);
 }
 
 template <class T>
@@ -170,7 +170,7 @@ bool check_blocks(const char *routine, bool put, const void *symmetric, ptrdiff_
     }
     for (size_t b = 0; b < nblocks; ++b, to += size_t(dst) * elem, from += size_t(sst) * elem)
         port::put_bytes(to, from, block);
-    if (pe != port::my_pe()) port::notify(pe);
+    notify_user_write(pe);
 }
 
 [[gnu::noinline]] void ibget(const char *routine, shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst,
@@ -195,7 +195,7 @@ template <class T>
 {
     pe = check_rma(routine, ctx, "dest", dest, sizeof(T), pe);
     *port::remote_ptr(dest, pe) = value;
-    if (pe != port::my_pe()) port::notify(pe);
+    notify_user_write(pe);
 }
 
 template <class T>

@@ -147,14 +147,14 @@ uint64_t shmem_signal_fetch(const uint64_t *sig_addr)
     return __atomic_load_n(sig_addr, __ATOMIC_ACQUIRE);
 }
 
-// Sleeps (port::wait_until) until the local signal satisfies the comparison; returns the value that did.
+// Waits (wait_user_write: sleeps, or polls on Epiphany) until the local signal satisfies the comparison; returns the value that did.
 uint64_t shmem_signal_wait_until(uint64_t *sig_addr, int cmp, uint64_t cmp_value)
 {
     const char *routine = "shmem_signal_wait_until";
     check_signal(routine, sig_addr);
     check_cmp(routine, cmp);
     uint64_t value = 0;
-    port::wait_until([&] {
+    wait_user_write([&] {
         value = __atomic_load_n(sig_addr, __ATOMIC_ACQUIRE);
         return satisfies(value, cmp, cmp_value);
     });

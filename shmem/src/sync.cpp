@@ -45,8 +45,12 @@ void barrier_dissemination()
     uint16_t *flag = dissemination_flag;
     for (int d = 1; d < n; d <<= 1, ++flag) {
         const int to = me + d < n ? me + d : me + d - n;  // (me + d) mod n without a divide (d < n)
-        __atomic_store_n(port::remote_ptr(flag, to), epoch, __ATOMIC_RELEASE);
-        port::notify(to);
+        // Both addresses before the store: the port's fence in notify would make the compiler load the partner's
+        // base again.
+        uint16_t *theirs = port::remote_ptr(flag, to);
+        const port::Waker waker = port::waker(to);
+        __atomic_store_n(theirs, epoch, __ATOMIC_RELEASE);
+        port::notify(waker);
         port::wait_until(
             [flag, epoch] { return int16_t(uint16_t(__atomic_load_n(flag, __ATOMIC_ACQUIRE) - epoch)) >= 0; });
     }
@@ -66,7 +70,7 @@ inline void wait_until(const char *routine, T *ivar, int cmp, T cmp_value)
     check_init(routine);
     check_symmetric(routine, "ivar", ivar, sizeof(T));
     check_cmp(routine, cmp);
-    port::wait_until([=] { return satisfies(load(ivar), cmp, cmp_value); });
+    wait_user_write([=] { return satisfies(load(ivar), cmp, cmp_value); });
 }
 
 template <class T>
