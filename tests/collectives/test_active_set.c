@@ -149,6 +149,59 @@ static void on_set(int start, int logs, int size, const char *what)
     SHMEM_TO_ALL_ARITH_TYPES(ARITH_)
 }
 
+/* Each routine with a pSync of exactly its SHMEM_<ROUTINE>_SYNC_SIZE longs, and a reduction with a pWrk of exactly
+ * max(nreduce / 2 + 1, SHMEM_REDUCE_MIN_WRKDATA_SIZE) elements, each followed by a guard word that must stay as it
+ * was: the library uses no more than the header promises (Epiphany sizes them tightly). */
+#define GUARD 0x5a5a5a5aL
+#define EXACT(NAME, SIZE) static struct { long sync[SIZE]; long guard; } NAME
+EXACT(xbarrier, SHMEM_BARRIER_SYNC_SIZE);
+EXACT(xbcast, SHMEM_BCAST_SYNC_SIZE);
+EXACT(xcollect, SHMEM_COLLECT_SYNC_SIZE);
+EXACT(xreduce, SHMEM_REDUCE_SYNC_SIZE);
+EXACT(xalltoall, SHMEM_ALLTOALL_SYNC_SIZE);
+EXACT(xalltoalls, SHMEM_ALLTOALLS_SYNC_SIZE);
+#define XN 40 /* a reduction of 40 longs: pWrk of max(21, MIN) */
+#define XWRK (XN / 2 + 1 > SHMEM_REDUCE_MIN_WRKDATA_SIZE ? XN / 2 + 1 : SHMEM_REDUCE_MIN_WRKDATA_SIZE)
+static struct { long wrk[XWRK]; long guard; } xwrk;
+static long xsrc[XN], xdst[XN];
+
+static void exact_sizes(int n)
+{
+    const int me = shmem_my_pe();
+#define XINIT(NAME)                                                                         \
+    for (size_t i = 0; i < sizeof NAME.sync / sizeof NAME.sync[0]; ++i) NAME.sync[i] = SHMEM_SYNC_VALUE; \
+    NAME.guard = GUARD
+    XINIT(xbarrier); XINIT(xbcast); XINIT(xcollect); XINIT(xreduce); XINIT(xalltoall); XINIT(xalltoalls);
+    xwrk.guard = GUARD;
+    for (int i = 0; i < XN; ++i) xsrc[i] = me + i;
+    shmem_barrier_all();
+    shmem_barrier(0, 0, n, xbarrier.sync);
+    s64[0] = 1000 + me;
+    shmem_broadcast64(d64, s64, 1, 0, 0, 0, n, xbcast.sync);
+    if (me != 0) CHECK(d64[0] == 1000, "broadcast64 with an exact pSync: %ld", (long)d64[0]);
+    shmem_barrier(0, 0, n, xbarrier.sync);
+    shmem_fcollect64(d64, s64, 1, 0, 0, n, xcollect.sync);
+    for (int r = 0; r < n; ++r) CHECK(d64[r] == 1000 + r, "fcollect64 with an exact pSync: [%d] = %ld", r, (long)d64[r]);
+    shmem_barrier(0, 0, n, xbarrier.sync);
+    shmem_collect64(d64, s64, 1, 0, 0, n, xcollect.sync);
+    for (int r = 0; r < n; ++r) CHECK(d64[r] == 1000 + r, "collect64 with an exact pSync: [%d] = %ld", r, (long)d64[r]);
+    shmem_long_sum_to_all(xdst, xsrc, XN, 0, 0, n, xwrk.wrk, xreduce.sync);
+    for (int i = 0; i < XN; ++i)
+        CHECK(xdst[i] == (long)n * (n - 1) / 2 + (long)n * i, "sum_to_all with an exact pSync and pWrk: [%d] = %ld", i, xdst[i]);
+    for (int r = 0; r < n; ++r) s64[r] = 100 * me + r;
+    shmem_barrier(0, 0, n, xbarrier.sync);
+    shmem_alltoall64(d64, s64, 1, 0, 0, n, xalltoall.sync);
+    for (int r = 0; r < n; ++r) CHECK(d64[r] == 100 * r + me, "alltoall64 with an exact pSync: [%d] = %ld", r, (long)d64[r]);
+    shmem_barrier(0, 0, n, xbarrier.sync);
+    shmem_alltoalls64(d64, s64, 1, 1, 1, 0, 0, n, xalltoalls.sync);
+    for (int r = 0; r < n; ++r) CHECK(d64[r] == 100 * r + me, "alltoalls64 with an exact pSync: [%d] = %ld", r, (long)d64[r]);
+    shmem_barrier_all();
+    CHECK(xbarrier.guard == GUARD && xbcast.guard == GUARD && xcollect.guard == GUARD && xreduce.guard == GUARD &&
+              xalltoall.guard == GUARD && xalltoalls.guard == GUARD && xwrk.guard == GUARD,
+          "a word after a pSync or pWrk was written: %lx %lx %lx %lx %lx %lx %lx", xbarrier.guard, xbcast.guard,
+          xcollect.guard, xreduce.guard, xalltoall.guard, xalltoalls.guard, xwrk.guard);
+}
+
 int main(void)
 {
     shmem_init();
@@ -162,6 +215,7 @@ int main(void)
     shmem_barrier_all();
     on_set(0, 1, (n + 1) / 2, "even PEs");
     shmem_barrier_all();
+    exact_sizes(n);
     if (shmem_my_pe() == 0) printf("active-set collectives: %d PEs ok\n", n);
     shmem_finalize();
     return 0;
