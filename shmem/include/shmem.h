@@ -62,19 +62,19 @@ typedef struct shmem_ctx_s *shmem_ctx_t;
 /* pSync/pWrk of the deprecated active-set collectives: every pSync is SHMEM_<ROUTINE>_SYNC_SIZE longs set to
  * SHMEM_SYNC_VALUE; reductions need pWrk of max(nreduce / 2 + 1, SHMEM_REDUCE_MIN_WRKDATA_SIZE) elements.
  * The sizes follow the number of rounds of the largest machine of the target, R = ceil(log2(max PEs)): a barrier,
- * broadcast, reduction or alltoall uses R + 1 flags, a collect 2 R + 2, and builds with checks 4 more words
- * (shmem/src/coll.hpp). Epiphany (R = 6 for the 64-core chip) keeps them to what its 32 KB cores can spare;
- * elsewhere they have room for R = 9 (512 PEs) and more. */
+ * broadcast, reduction or alltoall uses R + 1 flags, a collect 2 R + 2 (shmem/src/coll.hpp). Epiphany (R = 6 for
+ * the 64-core chip) keeps them to what its 32 KB cores can spare, and a reduction's pWrk to what its rounds need
+ * (one element per round); elsewhere they have room for R = 9 (512 PEs) and more. */
 #define SHMEM_SYNC_VALUE 0L
 #if defined(__epiphany__)
-#define SHMEM_SYNC_SIZE 18
-#define SHMEM_BARRIER_SYNC_SIZE 11
-#define SHMEM_BCAST_SYNC_SIZE 11
-#define SHMEM_COLLECT_SYNC_SIZE 18
-#define SHMEM_REDUCE_SYNC_SIZE 11
-#define SHMEM_ALLTOALL_SYNC_SIZE 11
-#define SHMEM_ALLTOALLS_SYNC_SIZE 11
-#define SHMEM_REDUCE_MIN_WRKDATA_SIZE 16
+#define SHMEM_SYNC_SIZE 14
+#define SHMEM_BARRIER_SYNC_SIZE 7
+#define SHMEM_BCAST_SYNC_SIZE 7
+#define SHMEM_COLLECT_SYNC_SIZE 14
+#define SHMEM_REDUCE_SYNC_SIZE 7
+#define SHMEM_ALLTOALL_SYNC_SIZE 7
+#define SHMEM_ALLTOALLS_SYNC_SIZE 7
+#define SHMEM_REDUCE_MIN_WRKDATA_SIZE 8
 #else
 #define SHMEM_SYNC_SIZE 32
 #define SHMEM_BARRIER_SYNC_SIZE SHMEM_SYNC_SIZE

@@ -337,22 +337,24 @@ Group active_set(const char *routine, int start, int log_stride, int size, long 
 }
 
 // With checks, the deprecated active-set collectives compare their arguments with the set's first PE too, in
-// the last 4 words of the caller's pSync of sync_words longs, beyond the engine's flags: publish, barrier, compare,
-// barrier, clear (the second barrier lets no PE clear or republish its words before every other has read the first
-// PE's, and leaves pSync as the caller gave it). Two barriers of the set, in checked builds only, for a deprecated
-// interface. The routines that only sweep (barrier, broadcast, reductions, alltoall) use the first sweep_flags
-// flags; collect and fcollect all flag_count (shmem.h sizes each pSync so).
-static_assert(sweep_flags + 4 <= SHMEM_BARRIER_SYNC_SIZE && sweep_flags + 4 <= SHMEM_BCAST_SYNC_SIZE &&
-                  sweep_flags + 4 <= SHMEM_REDUCE_SYNC_SIZE && sweep_flags + 4 <= SHMEM_ALLTOALL_SYNC_SIZE &&
-                  sweep_flags + 4 <= SHMEM_ALLTOALLS_SYNC_SIZE && flag_count + 4 <= SHMEM_COLLECT_SYNC_SIZE &&
+// 4 words of the library's own (active_agree: a pSync holds only the engine's flags, so that the header can size
+// it for them): publish, barrier, compare, barrier, clear (the second barrier lets no PE clear or republish its
+// words before every other has read the first PE's). A PE takes part in one collective at a time, and the first PE
+// of a set reads nobody's words but its own set's, so sets that run at once do not meet here. Two barriers of the
+// set, in checked builds only, for a deprecated interface. The routines that only sweep (barrier, broadcast,
+// reductions, alltoall) use the first sweep_flags flags of their pSync; collect and fcollect all flag_count.
+static_assert(sweep_flags <= SHMEM_BARRIER_SYNC_SIZE && sweep_flags <= SHMEM_BCAST_SYNC_SIZE &&
+                  sweep_flags <= SHMEM_REDUCE_SYNC_SIZE && sweep_flags <= SHMEM_ALLTOALL_SYNC_SIZE &&
+                  sweep_flags <= SHMEM_ALLTOALLS_SYNC_SIZE && flag_count <= SHMEM_COLLECT_SYNC_SIZE &&
                   SHMEM_COLLECT_SYNC_SIZE <= SHMEM_SYNC_SIZE,
-              "the flags and the agreement words fit in each pSync");
-Group agreed(const char *routine, Group g, int sync_words, const char *n1 = nullptr, int64_t v1 = 0,
-             const char *n2 = nullptr, int64_t v2 = 0, const char *n3 = nullptr, int64_t v3 = 0)
+              "the flags fit in each pSync");
+long active_agree[checks ? 4 : 0];
+Group agreed(const char *routine, Group g, const char *n1 = nullptr, int64_t v1 = 0, const char *n2 = nullptr,
+             int64_t v2 = 0, const char *n3 = nullptr, int64_t v3 = 0)
 {
     if constexpr (checks) {
         if (g.size == 1) return g;
-        long *mine = &g.flags[sync_words - 4];
+        long *mine = active_agree;
         const long values[4] = {long(name_hash(routine)), long(v1), long(v2), long(v3)};
         for (int i = 0; i < 4; ++i) __atomic_store_n(&mine[i], values[i], __ATOMIC_RELAXED);
         group_barrier(g);
@@ -605,7 +607,7 @@ SHMEM_REDUCE_ARITH_TYPES(SHMEM_DEFINE_SCAN_)
                                int logPE_stride, int PE_size, long *pSync)                                       \
     {                                                                                                             \
         bcast("shmem_broadcast" #BITS,                                                                          \
-              agreed("shmem_broadcast" #BITS, active_set("shmem_broadcast" #BITS, PE_start, logPE_stride, PE_size, pSync, SHMEM_BCAST_SYNC_SIZE), SHMEM_BCAST_SYNC_SIZE, \
+              agreed("shmem_broadcast" #BITS, active_set("shmem_broadcast" #BITS, PE_start, logPE_stride, PE_size, pSync, SHMEM_BCAST_SYNC_SIZE), \
                      "nelems", int64_t(nelems), "PE_root", PE_root), dest, source,                                    \
               bytes_of("shmem_broadcast" #BITS, "nelems", nelems, BITS / 8), PE_root);                                \
     }                                                                                                             \
@@ -613,14 +615,14 @@ SHMEM_REDUCE_ARITH_TYPES(SHMEM_DEFINE_SCAN_)
                              int PE_size, long *pSync)                                                           \
     {                                                                                                             \
         collect("shmem_collect" #BITS,                                                                          \
-                agreed("shmem_collect" #BITS, active_set("shmem_collect" #BITS, PE_start, logPE_stride, PE_size, pSync, SHMEM_COLLECT_SYNC_SIZE), SHMEM_COLLECT_SYNC_SIZE), \
+                agreed("shmem_collect" #BITS, active_set("shmem_collect" #BITS, PE_start, logPE_stride, PE_size, pSync, SHMEM_COLLECT_SYNC_SIZE)), \
                 dest, source, bytes_of("shmem_collect" #BITS, "nelems", nelems, BITS / 8));                           \
     }                                                                                                             \
     void shmem_fcollect##BITS(void *dest, const void *source, size_t nelems, int PE_start, int logPE_stride,    \
                               int PE_size, long *pSync)                                                          \
     {                                                                                                             \
         fcollect("shmem_fcollect" #BITS,                                                                        \
-                 agreed("shmem_fcollect" #BITS, active_set("shmem_fcollect" #BITS, PE_start, logPE_stride, PE_size, pSync, SHMEM_COLLECT_SYNC_SIZE), SHMEM_COLLECT_SYNC_SIZE, \
+                 agreed("shmem_fcollect" #BITS, active_set("shmem_fcollect" #BITS, PE_start, logPE_stride, PE_size, pSync, SHMEM_COLLECT_SYNC_SIZE), \
                         "nelems", int64_t(nelems)), dest, source,                                                       \
                  bytes_of("shmem_fcollect" #BITS, "nelems", nelems, BITS / 8));                                       \
     }                                                                                                             \
@@ -628,7 +630,7 @@ SHMEM_REDUCE_ARITH_TYPES(SHMEM_DEFINE_SCAN_)
                               int PE_size, long *pSync)                                                          \
     {                                                                                                             \
         all2all("shmem_alltoall" #BITS,                                                                         \
-                agreed("shmem_alltoall" #BITS, active_set("shmem_alltoall" #BITS, PE_start, logPE_stride, PE_size, pSync, SHMEM_ALLTOALL_SYNC_SIZE), SHMEM_ALLTOALL_SYNC_SIZE, \
+                agreed("shmem_alltoall" #BITS, active_set("shmem_alltoall" #BITS, PE_start, logPE_stride, PE_size, pSync, SHMEM_ALLTOALL_SYNC_SIZE), \
                        "nelems", int64_t(nelems)), dest, source,                                                        \
                 bytes_of("shmem_alltoall" #BITS, "nelems", nelems, BITS / 8), 1, 1, 1);                               \
     }                                                                                                             \
@@ -636,7 +638,7 @@ SHMEM_REDUCE_ARITH_TYPES(SHMEM_DEFINE_SCAN_)
                                int PE_start, int logPE_stride, int PE_size, long *pSync)                        \
     {                                                                                                             \
         all2all("shmem_alltoalls" #BITS,                                                                        \
-                agreed("shmem_alltoalls" #BITS, active_set("shmem_alltoalls" #BITS, PE_start, logPE_stride, PE_size, pSync, SHMEM_ALLTOALLS_SYNC_SIZE), SHMEM_ALLTOALLS_SYNC_SIZE, \
+                agreed("shmem_alltoalls" #BITS, active_set("shmem_alltoalls" #BITS, PE_start, logPE_stride, PE_size, pSync, SHMEM_ALLTOALLS_SYNC_SIZE), \
                        "dst", dst, "sst", sst, "nelems", int64_t(nelems)), dest, source,                                \
                 BITS / 8, dst, sst, nelems);                                                                      \
     }
@@ -655,7 +657,6 @@ SHMEM_DEFINE_AS_SIZED_(64)
         const size_t wrk = n / 2 + 1 > SHMEM_REDUCE_MIN_WRKDATA_SIZE ? n / 2 + 1 : SHMEM_REDUCE_MIN_WRKDATA_SIZE; \
         reduction(routine, agreed(routine, active_set(routine, PE_start, logPE_stride, PE_size, pSync,          \
                                                       SHMEM_REDUCE_SYNC_SIZE, pWrk, wrk * sizeof(T)),             \
-                                  SHMEM_REDUCE_SYNC_SIZE,                                                          \
                                   "nreduce", nreduce),                                                                    \
                   dest, source, n, OPTYPE());                                                                     \
     }
