@@ -828,8 +828,9 @@ TEST_F(EpOshrun, DryRun) {
     EXPECT_HAS(out, "pe 4: coreid 0x848 row 33 col 8 base 0x84800000 bytes 4096 boot-block 0x84800040 mailbox 0x8f001040");
     EXPECT_HAS(out, "mailboxes: 0x8f000000..0x8f001450");
     EXPECT_HAS(out, "backend: ");
-    if (access("/dev/epiphany/mesh0", F_OK) != 0)  // no board: oshrun's own simulator
+    if (access("/dev/epiphany/mesh0", F_OK) != 0) {  // no board: oshrun's own simulator
         EXPECT_HAS(out, "backend: sim (default: no /dev/epiphany/mesh0)\n");
+    }
     ASSERT_EQ(oshrun("--target=epiphany-e64 -np 64 --backend esim --dry-run " + image), 0) << err;
     EXPECT_HAS(out, "pe 63: coreid 0x9cf row 39 col 15 base 0x9cf00000");
     EXPECT_HAS(out, "backend: esim\n");
