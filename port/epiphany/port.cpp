@@ -81,10 +81,10 @@ void end_run(int status)
     park();
 }
 
-// The stack guard (crt.cpp sets it) was overwritten (check_stack): this PE's stack overflowed (or its heap ran
-// into it). The run ends with the state that makes the host say so (the message would not fit a core); nothing
-// after it is trusted.
-void stack_overflow()
+// The stack guard (crt.cpp sets it) was overwritten (check_stack branches here): this PE's stack overflowed (or its
+// heap ran into it). The run ends with the state that makes the host say so (the message would not fit a core);
+// nothing after it is trusted.
+extern "C" void shmem_stack_overflow()
 {
     post_state(SHMEM_EP_STATE_STACK, 139);
     park();
@@ -102,9 +102,9 @@ void finish(int status)
 
 // WAND: this core's STATUS.WAND bit is set; when every core of the chip has set its bit, the WAND interrupt
 // is latched on every core and the handler sets shmem_wand_done.
+// The caller checks the stack (sync_all, the sweep).
 void hw_barrier()
 {
-    check_stack();
     volatile uint32_t *done = &shmem_wand_done;
     *done = 0;
     __asm__ volatile("wand" ::: "memory");

@@ -180,15 +180,20 @@ inline void notify(Waker w)
 }
 
 // The stack guard's check: at every barrier (sync_all, group_barrier) and at the end of the run; a core has no
-// memory protection. Inline, a load, a compare and a branch; the report (port.cpp) out of line. (Not in every
-// wait: each sleeping wait is inlined, and the checks would cost the budget programs some 80 B.)
-[[noreturn]] void stack_overflow();
+// memory protection. Inline, a load, a compare and a branch (not a call: the report never returns, and a call would
+// make every caller save its link register); the report (port.cpp) out of line. (Not in every wait: each sleeping
+// wait is inlined, and the checks would cost the budget programs some 80 B.)
+extern "C" [[noreturn]] void shmem_stack_overflow();
 [[gnu::always_inline]] inline void check_stack()
 {
-    if (__builtin_expect(*static_cast<volatile uint32_t *>(__builtin_assume_aligned(static_cast<void *>(__heap_end), 4)) !=
-                             SHMEM_EP_STACK_GUARD,
-                         0))
-        stack_overflow();
+    uint32_t t;
+    __asm__ volatile(
+        "ldr %0, [%1]\n\t"
+        "sub %0, %0, %2\n\t"
+        "bne.l _shmem_stack_overflow"
+        : "=&r"(t)
+        : "r"(__heap_end), "r"(SHMEM_EP_STACK_GUARD)
+        : "cc", "memory");
 }
 
 // Clears the latched interrupts this PE never takes, so that IDLE sleeps: a SYNC that arrives after the core had

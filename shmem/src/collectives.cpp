@@ -158,6 +158,7 @@ void sweep(const Group &g, int root, const Sweep &s)
         const unsigned char *from = static_cast<const unsigned char *>(s.source) + o;  // what goes down
         const size_t up = s.combine != nullptr ? m : 0;
         if (up == 0 && whole_machine(g.start, g.stride, g.size)) {
+            port::check_stack();
             port::hw_barrier();
             if (m == 0) return;  // a barrier
         } else {

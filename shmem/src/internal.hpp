@@ -227,21 +227,10 @@ inline void wait_user_write(Done done)
     }
 }
 
-// Barriers (sync.cpp). sync_all is the barrier without the quiet.
+// Barriers (sync.cpp). sync_all is shmem_barrier_all without the quiet: the build's barrier (SHMEM_BARRIER), after
+// the port's stack check. barrier_wand and barrier_dissemination do not check the stack; their callers do.
 void barrier_wand();
 void barrier_dissemination();
-inline void sync_all()
-{
-    if constexpr (port::has_hw_barrier && SHMEM_BARRIER_WAND) {
-        barrier_wand();
-    } else if constexpr (port::has_hw_barrier && SHMEM_BARRIER_AUTO) {
-        if (port::hw_barrier_usable())
-            port::hw_barrier();
-        else
-            barrier_dissemination();
-    } else {
-        barrier_dissemination();
-    }
-}
+void sync_all();
 
 }  // namespace shmem::detail

@@ -37,9 +37,23 @@ void barrier_wand()
     }
 }
 
-void barrier_dissemination()
+void sync_all()
 {
     port::check_stack();  // the stack guard of a port without memory protection (Epiphany); a no-op elsewhere
+    if constexpr (port::has_hw_barrier && SHMEM_BARRIER_WAND) {
+        barrier_wand();
+    } else if constexpr (port::has_hw_barrier && SHMEM_BARRIER_AUTO) {
+        if (port::hw_barrier_usable())
+            port::hw_barrier();
+        else
+            barrier_dissemination();
+    } else {
+        barrier_dissemination();
+    }
+}
+
+void barrier_dissemination()
+{
     const int n = port::n_pes(), me = port::my_pe();
     const uint16_t epoch = ++dissemination_epoch;
     uint16_t *flag = dissemination_flag;
@@ -170,6 +184,7 @@ void shmemx_barrier_all_wand(void)
 {
     check_init("shmemx_barrier_all_wand");
     port::quiet();
+    port::check_stack();
     barrier_wand();
 }
 
@@ -177,6 +192,7 @@ void shmemx_barrier_all_dissemination(void)
 {
     check_init("shmemx_barrier_all_dissemination");
     port::quiet();
+    port::check_stack();
     barrier_dissemination();
 }
 
