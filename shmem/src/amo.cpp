@@ -199,14 +199,7 @@ inline T amo(const char *routine, shmem_ctx_t ctx, T *dest, Arg<T> value, Arg<T>
     // notify_after_rmw: notify, less the fence where the native atomic just done is one (linux on x86-64); the
     // TESTSET path ends with the lock's release, a plain store, so it needs notify's own fence.
     // (Only where the user's writes notify: shmem::detail::notify_user_write.)
-    if constexpr (op != Op::fetch && port::user_writes_notify) {
-        if (pe != port::my_pe()) {
-            if constexpr (native)
-                port::notify_after_rmw(pe);
-            else
-                port::notify(pe);
-        }
-    }
+    if constexpr (op != Op::fetch) notify_user_write<native>(pe);
     return bit_copy<T>(old);
 }
 

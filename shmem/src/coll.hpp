@@ -58,8 +58,7 @@ struct Group {
 // Can the port's hardware barrier serve a group (every PE of the run, in order)? Only asked where it is used.
 inline bool whole_machine(int start, int stride, int size)
 {
-    return port::has_hw_barrier && (SHMEM_BARRIER_WAND || (SHMEM_BARRIER_AUTO && port::hw_barrier_usable())) &&
-           start == 0 && stride == 1 && size == port::n_pes();
+    return hw_barrier_serves_run() && start == 0 && stride == 1 && size == port::n_pes();
 }
 
 // The group of a team (defined in collectives.cpp, where the team scratch lives).

@@ -212,10 +212,18 @@ inline void check_stride(const char *routine, const char *arg, ptrdiff_t stride)
 // computing, and whether the target sleeps is a remote read, a round trip), port::user_writes_notify is false:
 // the routines write and nothing else, and the waiter polls its own memory, which costs no other core anything.
 // The library's own waits (barriers, collectives, locks, channels) are always woken by their writers.
+// AfterRmw: after a native atomic, whose own ordering notify_after_rmw may count on (linux on x86-64).
+template <bool AfterRmw = false>
 inline void notify_user_write(int pe)
 {
-    if constexpr (port::user_writes_notify)
-        if (pe != port::my_pe()) port::notify(pe);
+    if constexpr (port::user_writes_notify) {
+        if (pe != port::my_pe()) {
+            if constexpr (AfterRmw)
+                port::notify_after_rmw(pe);
+            else
+                port::notify(pe);
+        }
+    }
 }
 template <class Done>
 inline void wait_user_write(Done done)
@@ -225,6 +233,13 @@ inline void wait_user_write(Done done)
     } else {
         while (!done()) port::fence();  // the compiler reloads what done() reads
     }
+}
+
+// Whether shmem_barrier_all (and a group barrier over every PE) uses the port's hardware barrier in this run:
+// always with SHMEM_BARRIER=wand (barrier_wand reports a run that cannot use it), where the run allows it with auto.
+inline bool hw_barrier_serves_run()
+{
+    return port::has_hw_barrier && (SHMEM_BARRIER_WAND || (SHMEM_BARRIER_AUTO && port::hw_barrier_usable()));
 }
 
 // Barriers (sync.cpp). sync_all is shmem_barrier_all without the quiet: the build's barrier (SHMEM_BARRIER), after

@@ -42,11 +42,8 @@ void sync_all()
     port::check_stack();  // the stack guard of a port without memory protection (Epiphany); a no-op elsewhere
     if constexpr (port::has_hw_barrier && SHMEM_BARRIER_WAND) {
         barrier_wand();
-    } else if constexpr (port::has_hw_barrier && SHMEM_BARRIER_AUTO) {
-        if (port::hw_barrier_usable())
-            port::hw_barrier();
-        else
-            barrier_dissemination();
+    } else if (hw_barrier_serves_run()) {
+        port::hw_barrier();
     } else {
         barrier_dissemination();
     }
