@@ -50,6 +50,15 @@ _start:
 1:  idle
     b 1b
 
+/* Timer ADDR (CTIMER0 or CTIMER1, a local register address) = 0xffffffff, through r0 and r1. */
+.macro TIMER_TO_MAX addr
+    mov r0, %low(\addr)
+    movt r0, %high(\addr)
+    mov r1, #0xffff
+    movt r1, #0xffff
+    str r1, [r0]
+.endm
+
 /* Nothing to do but end IDLE. */
 _shmem_isr_return:
     rti
@@ -63,11 +72,7 @@ _shmem_isr_return:
 _shmem_timer1_isr:
     str r0, [sp, #-2]
     str r1, [sp, #-3]
-    mov r0, %low(0xf043c)      /* CTIMER1 */
-    movt r0, %high(0xf043c)
-    mov r1, #0xffff
-    movt r1, #0xffff
-    str r1, [r0]
+    TIMER_TO_MAX 0xf043c       /* CTIMER1 */
     ldr r1, [sp, #-3]
     ldr r0, [sp, #-2]
     rti
@@ -82,11 +87,7 @@ _shmem_timer0_isr:
     str r0, [sp, #-2]
     str r1, [sp, #-3]
     str r2, [sp, #-4]
-    mov r0, %low(0xf0438)      /* CTIMER0 */
-    movt r0, %high(0xf0438)
-    mov r1, #0xffff
-    movt r1, #0xffff
-    str r1, [r0]
+    TIMER_TO_MAX 0xf0438       /* CTIMER0 */
     movfs r2, status
     mov r0, %low(_shmem_cycles_hi)
     movt r0, %high(_shmem_cycles_hi)

@@ -16,10 +16,13 @@
  *    latched interrupt is taken then, late but not lost.
  */
 
-/* Starts the hardware loop whose body follows (8 .l instructions, LS = .L<name>_body, LE = LS + 28) for LC = r12
- * iterations (>= 1), with interrupts disabled; STATUS in r24. The copy is always in local memory (.text.local in
- * both linker scripts): its addresses fit in 16 bits. */
-.macro HWLOOP name
+/* The bulk of r3 (>= 4) units through the hardware loop: blocks of 4, each 4 loads (LD) into A..D and 4 stores
+ * (ST), LC = r3 / 4 iterations with interrupts disabled (STATUS kept in r24), LS = .L<name>_body, LE = LS + 28
+ * (8 .l instructions). The copy is always in local memory (.text.local in both linker scripts): its addresses fit
+ * in 16 bits. Afterwards interrupts come back on only if they were on entry (STATUS bit 1 is GID), and the 0-3
+ * units left over go to SINGLE, the one-unit loop, or straight to the bytes after them. */
+.macro HWBLOCK name, ld, st, a, b, c, d, single
+    lsr r12, r3, #2
     movfs r24, status
     mov r25, %low(.L\name\()_body)
     movts ls, r25
@@ -28,14 +31,42 @@
     gid
     movts lc, r12
     .balignw 8, 0x01a2          /* nop */
-.endm
-/* STATUS bit 1 is GID: enable interrupts again only if they were enabled on entry. */
-.macro HWLOOP_END
+.L\name\()_body:
+    \ld \a, [r1], #1
+    \ld \b, [r1], #1
+    \ld \c, [r1], #1
+    \ld \d, [r1], #1
+    \st \a, [r0], #1
+    \st \b, [r0], #1
+    \st \c, [r0], #1
+    \st \d, [r0], #1
     mov r25, #2
     and r24, r24, r25
     bne 1f
     gie
-1:
+1:  lsl r3, r3, #30
+    lsr r3, r3, #30
+    bne \single
+    b .Ltail
+.endm
+
+/* Bytes until dst (and so src) is aligned to 2^(32 - SHIFT), then ALIGNED; or the end, if n runs out first. */
+.macro ALIGN_HEAD shift, aligned
+1:  lsl r3, r0, #\shift
+    beq \aligned
+    sub r2, r2, #1
+    blt .Lret
+    ldrb r3, [r1], #1
+    strb r3, [r0], #1
+    b 1b
+.endm
+
+/* n (r2) as units of 2^LOG2 bytes in r3 and the bytes after them in r2; Z set if there is no whole unit. */
+.macro SPLIT log2
+    lsr r3, r2, #\log2
+    lsl r2, r2, #(32 - \log2)
+    lsr r2, r2, #(32 - \log2)
+    sub r3, r3, #0
 .endm
 
     .section .text.shmem_port_copy, "ax"
@@ -71,22 +102,7 @@ _shmem_port_copy:
     rts
 
 .Lhw8:
-    lsr r12, r3, #2             /* blocks of 4 double words */
-    HWLOOP d
-.Ld_body:
-    ldrd.l r16, [r1], #1
-    ldrd.l r18, [r1], #1
-    ldrd.l r20, [r1], #1
-    ldrd.l r22, [r1], #1
-    strd.l r16, [r0], #1
-    strd.l r18, [r0], #1
-    strd.l r20, [r0], #1
-    strd.l r22, [r0], #1
-    HWLOOP_END
-    lsl r3, r3, #30             /* the 0-3 double words left */
-    lsr r3, r3, #30
-    bne .Ld1
-    b .Ltail
+    HWBLOCK d, ldrd.l, strd.l, r16, r18, r20, r22, .Ld1
 
 /* Not all multiples of 8. Addresses that agree modulo 8 go on in double words, modulo 4 in words (after the
  * bytes that align dst); otherwise byte by byte (halves for addresses 2 apart modulo 4 would be faster, and are
@@ -98,35 +114,16 @@ _shmem_port_copy:
     eor r3, r0, r1
     lsl r3, r3, #29
     bne .Lhead4
-.Lhead8:
-    lsl r3, r0, #29
-    beq .Lbody8
-    sub r2, r2, #1
-    blt .Lret
-    ldrb r3, [r1], #1
-    strb r3, [r0], #1
-    b .Lhead8
+    ALIGN_HEAD 29, .Lbody8
 .Lbody8:
-    lsr r3, r2, #3              /* double words, then n mod 8 bytes */
-    lsl r2, r2, #29
-    lsr r2, r2, #29
-    sub r3, r3, #0
+    SPLIT 3                     /* double words, then n mod 8 bytes */
     bne .Ldwords
     b .Ltail
 
 .Lhead4:
-    lsl r3, r0, #30
-    beq .Lwords
-    sub r2, r2, #1
-    blt .Lret
-    ldrb r3, [r1], #1
-    strb r3, [r0], #1
-    b .Lhead4
+    ALIGN_HEAD 30, .Lwords
 .Lwords:
-    lsr r3, r2, #2              /* words, then n mod 4 bytes */
-    lsl r2, r2, #30
-    lsr r2, r2, #30
-    sub r3, r3, #0
+    SPLIT 2                     /* words, then n mod 4 bytes */
     beq .Ltail
     sub r12, r3, #4
     bgteu .Lhw4
@@ -138,19 +135,4 @@ _shmem_port_copy:
     b .Ltail
 
 .Lhw4:
-    lsr r12, r3, #2             /* blocks of 4 words */
-    HWLOOP w
-.Lw_body:
-    ldr.l r16, [r1], #1
-    ldr.l r17, [r1], #1
-    ldr.l r18, [r1], #1
-    ldr.l r19, [r1], #1
-    str.l r16, [r0], #1
-    str.l r17, [r0], #1
-    str.l r18, [r0], #1
-    str.l r19, [r0], #1
-    HWLOOP_END
-    lsl r3, r3, #30             /* the 0-3 words left */
-    lsr r3, r3, #30
-    bne .Lw1
-    b .Ltail
+    HWBLOCK w, ldr.l, str.l, r16, r17, r18, r19, .Lw1
