@@ -62,7 +62,7 @@ set(SHMEM_PORT_LINK_OPTIONS -nostartfiles -Wl,-u,_shmem_ivt)
 # copy loop, which stays in local memory in both layouts (.text.local): it is declared long_call
 # (port/epiphany/shmem_port.hpp). (-msmall16, which would load the library's data addresses in one mov, cannot go
 # with it: GCC then loads function addresses in 16 bits too, and a program whose code is in DRAM breaks.)
-set(SHMEM_PORT_LIBRARY_OPTIONS -mshort-calls)
+set(SHMEM_PORT_LIBRARY_OPTIONS -mshort-calls -fno-move-loop-invariants)
 set(SHMEM_EMULATOR_ARGS "")
 # 32 KB for everything: the library's fixed tables are cut to what a core can spare. Each team slot is
 # 256 B of flags plus the reduction work area; 4 teams (WORLD, SHARED and two more) and 8 contexts.
