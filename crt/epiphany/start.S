@@ -100,7 +100,8 @@ _shmem_timer0_isr:
     ldr r0, [sp, #-2]
     rti
 
-/* WAND completed on every core: set the flag hw_barrier sleeps on, and clear this core's STATUS.WAND (bit 3).
+/* WAND completed on every core: count it (shmem_wand[0], the count the barrier waits for: port/epiphany/port.cpp,
+ * barrier_world), and clear this core's STATUS.WAND (bit 3).
  * The chip raises the WAND interrupt when the wired AND of every core's bit becomes true; a bit left set keeps
  * the AND true, and the next WAND barrier would never raise it again. STATUS cannot write bit 3; FSTATUS
  * (hstatus) writes every bit: the value read before the AND, so the interrupted code's flags come back as they
@@ -108,14 +109,18 @@ _shmem_timer0_isr:
 _shmem_wand_isr:
     str r0, [sp, #-2]
     str r1, [sp, #-3]
-    mov r0, %low(_shmem_wand_done)
-    movt r0, %high(_shmem_wand_done)
-    str r0, [r0]               /* any non-zero value: the word's own address */
-    movfs r0, status
+    str r2, [sp, #-4]
+    movfs r2, status           /* first: the add below changes the flags */
+    mov r0, %low(_shmem_wand)
+    movt r0, %high(_shmem_wand)
+    ldr r1, [r0]
+    add r1, r1, #1
+    str r1, [r0]
     mov r1, #0xfff7
     movt r1, #0xffff
-    and r1, r0, r1
+    and r1, r2, r1
     movts hstatus, r1
+    ldr r2, [sp, #-4]
     ldr r1, [sp, #-3]
     ldr r0, [sp, #-2]
     rti
@@ -141,8 +146,9 @@ _shmem_mem_fault:
 _shmem_cycles_hi:
     .space 4
 
-    .section .bss.shmem_wand_done, "aw", @nobits
+    /* uint32_t[2]: WAND barriers completed (counted here) and begun (port.cpp, barrier_world). */
+    .section .bss.shmem_wand, "aw", @nobits
     .balign 4
-    .global _shmem_wand_done
-_shmem_wand_done:
-    .space 4
+    .global _shmem_wand
+_shmem_wand:
+    .space 8

@@ -1,8 +1,8 @@
 // The out-of-line part of the Epiphany port: console mailbox, ending a run, WAND, DMA.
+#include <stddef.h>
+
 #include "boot_block.h"
 #include "shmem_port.hpp"
-
-extern "C" uint32_t shmem_wand_done;  // set by the WAND interrupt handler (crt/epiphany/start.S)
 
 namespace shmem::port {
 
@@ -100,15 +100,97 @@ void finish(int status)
     park();
 }
 
-// WAND: this core's STATUS.WAND bit is set; when every core of the chip has set its bit, the WAND interrupt
-// is latched on every core and the handler sets shmem_wand_done.
-// The caller checks the stack (sync_all, the sweep).
-void hw_barrier()
+// ---- the barrier of the whole run ----------------------------------------------------------------------
+//
+// Dissemination (shmem/src/sync.cpp has the same algorithm in C++ for the other ports): in round k, PE i writes
+// its epoch into flag[k] of PE (i + 2^k) mod n, wakes it (ILATST, after the flag: one destination, in order) and
+// sleeps until its own flag[k] reaches the epoch; ceil(log2 n) rounds. A partner is at most one barrier ahead, so
+// the signed difference flag - epoch >= 0 is exact, across the wrap too. WAND is one round of the same loop: the
+// arrival (count it, execute WAND) instead of the store, the count of completed WAND barriers (the interrupt
+// handler's, crt/epiphany/start.S) instead of the flag.
+// The sleep arms no backstop (wait_until's does): every wake-up a barrier waits for is latched after what it waits
+// for (the partner's ILATST after its flag; the WAND interrupt, whose handler counts), and IDLE ends on a latched
+// interrupt whatever GID says (shmem_port.hpp), so none can be lost.
+// Addresses in one mov: the data are in local memory (below 32 KB) in both layouts.
+namespace {
+constexpr int barrier_rounds = max_pes > 1 ? 32 - __builtin_clz(uint32_t(max_pes - 1)) : 1;
+uint32_t barrier_words[1 + barrier_rounds];  // the epoch, then a flag per round: one base address
+}  // namespace
+extern "C" uint32_t shmem_wand[2];  // WAND barriers completed (the handler), begun (here): crt/epiphany/start.S
+
+void barrier_world(int kind)
 {
-    volatile uint32_t *done = &shmem_wand_done;
-    *done = 0;
-    __asm__ volatile("wand" ::: "memory");
-    wait_until([done] { return *done != 0; });
+    register int r0 __asm__("r0") = kind;
+    __asm__ volatile(
+        // the stack guard
+        "mov r1, %%low(%[heap_end])\n\t"
+        "ldr r1, [r1]\n\t"
+        "mov r2, %[guard]\n\t"
+        "sub r1, r1, r2\n\t"
+        "bne.l _shmem_stack_overflow\n\t"
+        "mov r16, %%low(%[geometry])\n\t"
+        "ldr r12, [r16, %[npes]]\n\t"
+        "ldr r17, [r16, %[pe]]\n\t"
+#if SHMEM_BARRIER_AUTO
+        "sub r1, r0, #0\n\t"  // the build's choice: WAND if the run has the whole chip
+        "bne 0f\n\t"
+        "sub r1, r12, %[cores]\n\t"
+        "beq 1f\n\t"
+        "b 2f\n\t"
+#endif
+        "0: sub r1, r0, #1\n\t"
+        "bne 2f\n\t"
+        // WAND: r0 = the count, r1 = the count that completes this barrier; d = n, so the loop ends after one wait
+        "1: mov r0, %%low(%[wand])\n\t"
+        "ldr r1, [r0, #1]\n\t"
+        "add r1, r1, #1\n\t"
+        "str r1, [r0, #1]\n\t"
+        "wand\n\t"
+        "mov r2, r12\n\t"
+        "b 5f\n\t"
+        // dissemination: r0 = this round's flag, r1 = the epoch, r2 = d
+        "2: mov r0, %%low(%[words])\n\t"
+        "ldr r1, [r0]\n\t"
+        "add r1, r1, #1\n\t"
+        "str r1, [r0], #1\n\t"
+        "mov r2, #1\n\t"
+        "3: sub r3, r2, r12\n\t"
+        "bgte 9f\n\t"
+        "add r3, r17, r2\n\t"  // (me + d) mod n, d < n
+        "sub r18, r3, r12\n\t"
+        "movgte r3, r18\n\t"
+        "lsl r3, r3, #2\n\t"
+        "add r3, r3, %[global]\n\t"
+        "ldr r3, [r16, +r3]\n\t"  // the partner's global base
+        "orr r18, r0, r3\n\t"
+        "str r1, [r18]\n\t"
+        "mov r18, %%low(%[ilatst])\n\t"
+        "movt r18, %%high(%[ilatst])\n\t"
+        "orr r3, r3, r18\n\t"
+        "mov r18, %[user]\n\t"
+        "str r18, [r3]\n\t"
+        // the wait: check with interrupts disabled, sleep until an interrupt is latched, take it, check again
+        "5: gid\n\t"
+        "ldr r3, [r0]\n\t"
+        "sub r3, r3, r1\n\t"
+        "asr r3, r3, #31\n\t"
+        "beq 6f\n\t"
+        "mov r3, %[masked]\n\t"
+        "movts ilatcl, r3\n\t"
+        "idle\n\t"
+        "gie\n\t"
+        "b 5b\n\t"
+        "6: gie\n\t"
+        "lsl r2, r2, #1\n\t"
+        "add r0, r0, #4\n\t"
+        "b 3b\n\t"
+        "9:"
+        : "+r"(r0)
+        : [heap_end] "i"(__heap_end), [guard] "i"(SHMEM_EP_STACK_GUARD), [geometry] "i"(&geometry),
+          [npes] "i"(offsetof(Geometry, npes) / 4), [pe] "i"(offsetof(Geometry, pe) / 4), [cores] "i"(chip_cores),
+          [wand] "i"(shmem_wand), [words] "i"(barrier_words), [global] "i"(offsetof(Geometry, global)),
+          [ilatst] "i"(reg::ilatst), [user] "i"(1u << irq::user), [masked] "i"(irq::masked)
+        : "r1", "r2", "r3", "ip", "r16", "r17", "r18", "cc", "memory");  // ip is r12
 }
 
 // ---- DMA --------------------------------------------------------------------------------------------------

@@ -237,10 +237,32 @@ inline void wait_until(Done done)
     }
     __asm__ volatile("gie" ::: "memory");
 }
+// A wait whose every writer notifies after its write (the library's collective flags: a release store, then
+// ILATST, in order to one destination): the wake-up cannot be missed, so the sleep arms no backstop (18 B less at
+// each such wait).
+template <class Done>
+inline void wait_notified(Done done)
+{
+    for (;;) {
+        __asm__ volatile("gid" ::: "memory");
+        if (done()) break;
+        __asm__ volatile("movts ilatcl, %0\n\tidle\n\tgie" ::"r"(irq::masked) : "memory");
+    }
+    __asm__ volatile("gie" ::: "memory");
+}
+
+// The barrier of the whole run (own_barrier_world): the port's own, in assembly (port.cpp), since a core's budget
+// counts every byte and GCC's is 244 B to this one's 168. kind: 0 the build's choice (SHMEM_BARRIER;
+// with auto, WAND when the run has every core of the chip), 1 WAND, 2 dissemination (shmem/src/internal.hpp).
+// Both algorithms share one sleeping wait: the WAND interrupt handler (crt/epiphany/start.S) counts completed WAND
+// barriers in shmem_wand[0], and the barrier waits for that count as a dissemination round waits for its flag.
+// It checks the stack guard first.
+inline constexpr bool own_barrier_world = true;
+void barrier_world(int kind);
 
 // The WAND barrier (has_hw_barrier): every core of the chip executes WAND; when all have, the WAND interrupt
 // is latched on all of them. Only usable when the run has every core of the chip (checked by the caller).
-void hw_barrier();
+inline void hw_barrier() { barrier_world(1); }
 inline bool hw_barrier_usable() { return geometry.npes == chip_cores; }
 inline constexpr bool hw_barrier_fences = false;  // shmem_barrier_all does quiet() (the DMA) first
 inline constexpr const char hw_barrier_needs[] = "every core of the chip (" SHMEM_CHIP_NAME ")";

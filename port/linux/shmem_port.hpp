@@ -228,9 +228,18 @@ inline void wait_until(Done done)
     }
     __atomic_store_n(&sleeping, outer, __ATOMIC_RELAXED);
 }
+// A wait whose every writer notifies after its write (the library's collective flags): here the same wait.
+template <class Done>
+inline void wait_notified(Done done)
+{
+    wait_until(done);
+}
 
 void hw_barrier();
 inline constexpr bool hw_barrier_usable() { return true; }
+// The whole run's barrier is the library's (shmem/src/sync.cpp), over hw_barrier: declared, never defined.
+inline constexpr bool own_barrier_world = false;
+void barrier_world(int kind);
 // On x86-64 the barrier's first access is a locked add, a full fence: shmem_barrier_all needs no quiet() before it.
 #if defined(__x86_64__)
 inline constexpr bool hw_barrier_fences = true;

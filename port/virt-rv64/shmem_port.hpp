@@ -173,11 +173,20 @@ inline void wait_until(Done done)
     __atomic_store_n(&sleeping, outer, __ATOMIC_RELAXED);
     if (outer == 0) *clint::mtimecmp(me) = ~uint64_t(0);
 }
+// A wait whose every writer notifies after its write (the library's collective flags): here the same wait.
+template <class Done>
+inline void wait_notified(Done done)
+{
+    wait_until(done);
+}
 
 // The WAND-style barrier (has_hw_barrier): returns when every PE has called it. No memory ordering beyond
 // its own; the caller does quiet() first for shmem_barrier_all.
 void hw_barrier();
 inline constexpr bool hw_barrier_usable() { return true; }
+// The whole run's barrier is the library's (shmem/src/sync.cpp), over hw_barrier: declared, never defined.
+inline constexpr bool own_barrier_world = false;
+void barrier_world(int kind);
 inline constexpr bool hw_barrier_fences = false;  // shmem_barrier_all does quiet() first
 inline constexpr const char hw_barrier_needs[] = "nothing";
 

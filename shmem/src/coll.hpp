@@ -97,7 +97,7 @@ void tree_barrier(const Group &g);  // a sweep rooted at rank 0 with nothing to 
 inline void group_barrier(const Group &g)
 {
     if (whole_machine(g.start, g.stride, g.size)) {
-        port::hw_barrier();
+        barrier_world(barrier_hardware);
     } else {
         tree_barrier(g);
     }

@@ -110,7 +110,7 @@ void send(const Group &g, int rank, const Msg &msg)
 void wait(const Group &g, int flag)
 {
     long *f = &g.flags[flag];
-    port::wait_until([f] { return __atomic_load_n(f, __ATOMIC_ACQUIRE) != 0; });
+    port::wait_notified([f] { return __atomic_load_n(f, __ATOMIC_ACQUIRE) != 0; });  // raise_flag notifies
     __atomic_store_n(f, 0L, __ATOMIC_RELAXED);
 }
 
@@ -158,8 +158,7 @@ void sweep(const Group &g, int root, const Sweep &s)
         const unsigned char *from = static_cast<const unsigned char *>(s.source) + o;  // what goes down
         const size_t up = s.combine != nullptr ? m : 0;
         if (up == 0 && whole_machine(g.start, g.stride, g.size)) {
-            port::check_stack();
-            port::hw_barrier();
+            barrier_world(barrier_hardware);  // checks the stack
             if (m == 0) return;  // a barrier
         } else {
             if (up != 0) {

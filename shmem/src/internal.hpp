@@ -242,10 +242,28 @@ inline bool hw_barrier_serves_run()
     return port::has_hw_barrier && (SHMEM_BARRIER_WAND || (SHMEM_BARRIER_AUTO && port::hw_barrier_usable()));
 }
 
-// Barriers (sync.cpp). sync_all is shmem_barrier_all without the quiet: the build's barrier (SHMEM_BARRIER), after
-// the port's stack check. barrier_wand and barrier_dissemination do not check the stack; their callers do.
-void barrier_wand();
-void barrier_dissemination();
-void sync_all();
+// Barriers (sync.cpp). barrier_world is the barrier of every PE of the run, after the port's stack check: the
+// port's hardware barrier or dissemination, as kind says (barrier_build: the build's SHMEM_BARRIER, with auto the
+// hardware one where hw_barrier_serves_run). It is the port's own where the port has one (own_barrier_world:
+// Epiphany's, in assembly), else sync.cpp's. sync_all is shmem_barrier_all without the quiet.
+enum : int { barrier_build = 0, barrier_hardware = 1, barrier_dissemination = 2 };
+void barrier_wand();  // barrier_hardware, or a clear error where the run cannot use it
+void barrier_world_generic(int kind);
+inline void barrier_world(int kind)
+{
+    if constexpr (port::own_barrier_world) {
+        port::barrier_world(kind);
+    } else {
+        barrier_world_generic(kind);
+    }
+}
+inline void sync_all()
+{
+    if constexpr (port::has_hw_barrier && SHMEM_BARRIER_WAND) {
+        barrier_wand();
+    } else {
+        barrier_world(barrier_build);
+    }
+}
 
 }  // namespace shmem::detail

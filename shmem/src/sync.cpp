@@ -31,26 +31,23 @@ void barrier_wand()
                 .s(" PEs; build with SHMEM_BARRIER=dissemination or run on every core");
             u.fail();
         }
-        port::hw_barrier();
+        barrier_world(barrier_hardware);
     } else {
-        barrier_dissemination();
+        barrier_world(barrier_dissemination);
     }
 }
 
-void sync_all()
+// The whole run's barrier where the port has none of its own (own_barrier_world): its hardware barrier or
+// dissemination, after the port's stack check.
+void barrier_world_generic(int kind)
 {
-    port::check_stack();  // the stack guard of a port without memory protection (Epiphany); a no-op elsewhere
-    if constexpr (port::has_hw_barrier && SHMEM_BARRIER_WAND) {
-        barrier_wand();
-    } else if (hw_barrier_serves_run()) {
-        port::hw_barrier();
-    } else {
-        barrier_dissemination();
+    port::check_stack();  // the stack guard of a port without memory protection; a no-op elsewhere
+    if constexpr (port::has_hw_barrier) {
+        if (kind == barrier_hardware || (kind == barrier_build && hw_barrier_serves_run())) {
+            port::hw_barrier();
+            return;
+        }
     }
-}
-
-void barrier_dissemination()
-{
     const int n = port::n_pes(), me = port::my_pe();
     const uint16_t epoch = ++dissemination_epoch;
     uint16_t *flag = dissemination_flag;
@@ -181,7 +178,6 @@ void shmemx_barrier_all_wand(void)
 {
     check_init("shmemx_barrier_all_wand");
     port::quiet();
-    port::check_stack();
     barrier_wand();
 }
 
@@ -189,8 +185,7 @@ void shmemx_barrier_all_dissemination(void)
 {
     check_init("shmemx_barrier_all_dissemination");
     port::quiet();
-    port::check_stack();
-    barrier_dissemination();
+    barrier_world(barrier_dissemination);
 }
 
 }  // extern "C"
