@@ -193,6 +193,211 @@ void barrier_world(int kind)
         : "r1", "r2", "r3", "ip", "r16", "r17", "r18", "cc", "memory");  // ip is r12
 }
 
+// ---- the collective engine's sweep -------------------------------------------------------------------------
+//
+// shmem/src/collectives.cpp's sweep (the algorithm, its invariants and why they hold are explained there), in
+// assembly: the same binomial tree, messages and flags, so that it and the library's other collectives (which stay
+// in C++) use a group's flags alike. The state lives in callee-saved registers (GCC saves the ones the asm names):
+//   r4 group, r5 args, r6 v (rank relative to the root), r7 low (lowest set bit of v; n for the root), r8 n,
+//   r9 root, r10 chunk, r32 dest, r33 from (what goes down), r34 m (this chunk's bytes), r35 up (bytes that go up:
+//   m in a reduction, else 0), r36 flag, r37 slot, r38 d, r39 o (this chunk's offset).
+// Two local subroutines: send (80: relative rank r0, remote dst r1, src r2, bytes r3, flag r16: the data, then the
+// flag, then the wake-up, in order to one destination) and wait (90: flag r0: sleep until it is raised, lower it).
+// They keep what must survive the copy in r26, r27 and r44, which the copy does not touch (copy.S). The combine is a
+// C function: everything it may clobber is named.
+void sweep(const void *group, int root, const void *args)
+{
+    using L = SweepLayout;
+    register const void *r0 __asm__("r0") = group;
+    register int r1 __asm__("r1") = root;
+    register const void *r2 __asm__("r2") = args;
+    __asm__ volatile(
+        "mov r4, r0\n\t"
+        "mov r9, r1\n\t"
+        "mov r5, r2\n\t"
+        "ldr r8, [r4, %[g_size]]\n\t"
+        "ldr r6, [r4, %[g_rank]]\n\t"
+        "sub r6, r6, r9\n\t"  // v = rank - root, mod n
+        "bgte 1f\n\t"
+        "add r6, r6, r8\n\t"
+        "1: mov r0, #0\n\t"  // low: v & -v, or n for the root
+        "sub r0, r0, r6\n\t"
+        "and r7, r0, r6\n\t"
+        "bne 2f\n\t"
+        "mov r7, r8\n\t"
+        "2: ldr r10, [r5, %[s_bytes]]\n\t"  // chunk: all of it (a broadcast), or a reduction's slot
+        "ldr r0, [r5, %[s_combine]]\n\t"
+        "sub r0, r0, #0\n\t"
+        "beq 5f\n\t"
+        "mov r1, #1\n\t"  // slots = ceil(log2 n), at least 1
+        "3: mov r2, #1\n\t"
+        "lsl r2, r2, r1\n\t"
+        "sub r2, r2, r8\n\t"
+        "bgte 4f\n\t"
+        "add r1, r1, #1\n\t"
+        "b 3b\n\t"
+        "4: ldr r2, [r5, %[s_elem_shift]]\n\t"  // the largest slot that fits, at least one element
+        "ldr r3, [r4, %[g_work_bytes]]\n\t"
+        "41: add r0, r2, #1\n\t"
+        "lsl r0, r1, r0\n\t"
+        "sub r0, r0, r3\n\t"
+        "bgtu 42f\n\t"
+        "add r2, r2, #1\n\t"
+        "b 41b\n\t"
+        "42: mov r10, #1\n\t"
+        "lsl r10, r10, r2\n\t"
+        "5: mov r39, #0\n\t"
+        // a chunk
+        "10: ldr r0, [r5, %[s_bytes]]\n\t"
+        "sub r34, r0, r39\n\t"
+        "sub r0, r34, r10\n\t"
+        "movgtu r34, r10\n\t"
+        "ldr r32, [r5, %[s_dest]]\n\t"
+        "add r32, r32, r39\n\t"
+        "ldr r33, [r5, %[s_source]]\n\t"
+        "add r33, r33, r39\n\t"
+        "mov r35, #0\n\t"
+        "ldr r0, [r5, %[s_combine]]\n\t"
+        "sub r0, r0, #0\n\t"
+        "beq 12f\n\t"
+        "mov r35, r34\n\t"
+        "mov r0, r32\n\t"  // a reduction starts from its own source, in dest (in place: a copy onto itself)
+        "mov r1, r33\n\t"
+        "mov r2, r34\n\t"
+        "mov r3, %%low(%[copy])\n\t"
+        "jalr r3\n\t"
+        "mov r33, r32\n\t"
+        // up: each child's arrival (and partial result, combined into dest), nearest first
+        "12: mov r36, %[flag_tree]\n\t"
+        "ldr r37, [r4, %[g_work]]\n\t"
+        "mov r38, #1\n\t"
+        "13: sub r0, r38, r7\n\t"
+        "bgte 15f\n\t"
+        "add r0, r6, r38\n\t"
+        "sub r0, r0, r8\n\t"
+        "bgte 14f\n\t"
+        "mov r0, r36\n\t"
+        "bl 90f\n\t"
+        "sub r0, r35, #0\n\t"
+        "beq 14f\n\t"
+        "mov r0, r32\n\t"
+        "mov r1, r37\n\t"
+        "mov r2, r35\n\t"
+        "ldr r3, [r5, %[s_combine]]\n\t"
+        "jalr r3\n\t"
+        "14: lsl r38, r38, #1\n\t"
+        "add r36, r36, #1\n\t"
+        "add r37, r37, r10\n\t"
+        "b 13b\n\t"
+        // to the parent (v - low): the partial result into the slot and flag of this rank's distance; then down
+        "15: sub r0, r6, #0\n\t"
+        "beq 16f\n\t"
+        "sub r0, r6, r7\n\t"
+        "mov r1, r37\n\t"
+        "mov r2, r32\n\t"
+        "mov r3, r35\n\t"
+        "mov r16, r36\n\t"
+        "bl 80f\n\t"
+        "mov r0, %[flag_release]\n\t"
+        "bl 90f\n\t"
+        "mov r33, r32\n\t"
+        // down: to the children v + d (d below low, v + d below n), farthest first; d starts where the up loop
+        // stopped (the first power of two >= low)
+        "16: lsr r38, r38, #1\n\t"
+        "beq 19f\n\t"
+        "add r0, r6, r38\n\t"
+        "sub r1, r0, r8\n\t"
+        "bgte 16b\n\t"
+        "mov r1, r32\n\t"
+        "mov r2, r33\n\t"
+        "mov r3, r34\n\t"
+        "mov r16, %[flag_release]\n\t"
+        "bl 80f\n\t"
+        "b 16b\n\t"
+        "19: add r39, r39, r10\n\t"
+        "ldr r0, [r5, %[s_bytes]]\n\t"
+        "sub r0, r39, r0\n\t"
+        "bltu 10b\n\t"
+        "b 99f\n\t"
+        // send: PE = start + ((r0 + root) mod n) * stride, by shifts and adds (no multiply; the stride may be
+        // negative, the sum wraps to the right PE)
+        "80: add r0, r0, r9\n\t"
+        "sub r17, r0, r8\n\t"
+        "movgte r0, r17\n\t"
+        "ldr r17, [r4, %[g_stride]]\n\t"
+        "ldr r18, [r4, %[g_start]]\n\t"
+        "sub r19, r17, #1\n\t"
+        "bne 81f\n\t"
+        "add r18, r18, r0\n\t"
+        "b 83f\n\t"
+        "81: sub r0, r0, #0\n\t"
+        "beq 83f\n\t"
+        "lsl r19, r0, #31\n\t"
+        "beq 82f\n\t"
+        "add r18, r18, r17\n\t"
+        "82: lsr r0, r0, #1\n\t"
+        "lsl r17, r17, #1\n\t"
+        "b 81b\n\t"
+        "83: mov r17, %%low(%[global])\n\t"
+        "lsl r18, r18, #2\n\t"
+        "ldr r27, [r17, +r18]\n\t"
+        "mov r26, lr\n\t"
+        "mov r44, r16\n\t"
+        "sub r3, r3, #0\n\t"
+        "beq 84f\n\t"
+        "lsl r1, r1, #12\n\t"
+        "lsr r1, r1, #12\n\t"
+        "orr r0, r1, r27\n\t"
+        "mov r1, r2\n\t"
+        "mov r2, r3\n\t"
+        "mov r3, %%low(%[copy])\n\t"
+        "jalr r3\n\t"
+        "84: ldr r0, [r4, %[g_flags]]\n\t"
+        "lsl r1, r44, #2\n\t"
+        "add r0, r0, r1\n\t"
+        "lsl r0, r0, #12\n\t"
+        "lsr r0, r0, #12\n\t"
+        "orr r0, r0, r27\n\t"
+        "mov r1, #1\n\t"
+        "str r1, [r0]\n\t"
+        "mov r0, %%low(%[ilatst])\n\t"
+        "movt r0, %%high(%[ilatst])\n\t"
+        "orr r0, r0, r27\n\t"
+        "lsl r1, r1, %[user_bit]\n\t"
+        "str r1, [r0]\n\t"
+        "jr r26\n\t"
+        // wait: sleep until this PE's flag r0 is raised (its writer wakes it after: no backstop), then lower it
+        "90: ldr r1, [r4, %[g_flags]]\n\t"
+        "lsl r0, r0, #2\n\t"
+        "add r0, r0, r1\n\t"
+        "91: gid\n\t"
+        "ldr r1, [r0]\n\t"
+        "sub r1, r1, #0\n\t"
+        "bne 92f\n\t"
+        "mov r1, %[masked]\n\t"
+        "movts ilatcl, r1\n\t"
+        "idle\n\t"
+        "gie\n\t"
+        "b 91b\n\t"
+        "92: gie\n\t"
+        "mov r1, #0\n\t"
+        "str r1, [r0]\n\t"
+        "rts\n\t"
+        "99:"
+        : "+r"(r0), "+r"(r1), "+r"(r2)
+        : [g_start] "i"(L::g_start / 4), [g_stride] "i"(L::g_stride / 4), [g_size] "i"(L::g_size / 4),
+          [g_rank] "i"(L::g_rank / 4), [g_flags] "i"(L::g_flags / 4), [g_work] "i"(L::g_work / 4),
+          [g_work_bytes] "i"(L::g_work_bytes / 4), [s_dest] "i"(L::s_dest / 4), [s_source] "i"(L::s_source / 4),
+          [s_bytes] "i"(L::s_bytes / 4), [s_elem_shift] "i"(L::s_elem_shift / 4), [s_combine] "i"(L::s_combine / 4),
+          [flag_tree] "i"(L::flag_tree), [flag_release] "i"(L::flag_release), [copy] "i"(shmem_port_copy),
+          [global] "i"(geometry.global), [ilatst] "i"(reg::ilatst), [user_bit] "i"(irq::user),
+          [masked] "i"(irq::masked)
+        : "r3", "ip", "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r16", "r17", "r18", "r19", "r20", "r21", "r22",
+          "r23", "r24", "r25", "r26", "r27", "r32", "r33", "r34", "r35", "r36", "r37", "r38", "r39", "r44", "r45",
+          "r46", "r47", "r48", "r49", "r50", "r51", "r52", "r53", "r54", "r55", "r56", "r57", "r58", "r59", "r60",
+          "r61", "r62", "r63", "lr", "cc", "memory");
+}
+
 // ---- DMA --------------------------------------------------------------------------------------------------
 //
 // Descriptor mode (the way e-lib starts a transfer; esim implements only this one): a 24-byte descriptor in

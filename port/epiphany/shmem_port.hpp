@@ -70,10 +70,13 @@ inline int n_pes() { return geometry.npes; }
 // The address of `local` in PE `pe`'s memory: one load and one OR (ARL's shift-and-OR with the shift done
 // once at startup). A global address of this core's own memory is accepted too.
 template <class T>
-inline T *remote_ptr(T *local, int pe)
+[[gnu::always_inline]] inline T *remote_ptr(T *local, int pe)
 {
-    // The low 20 bits by two shifts: no 0xfffff constant to load (or to keep in a register through a loop).
-    return reinterpret_cast<T *>((reinterpret_cast<uintptr_t>(local) << 12 >> 12) | geometry.global[pe]);
+    // The low 20 bits by two shifts, in asm: GCC would turn them into an AND with 0xfffff, a constant to load
+    // (mov, movt: 8 bytes, or a register held through a loop) wherever an address is made.
+    uintptr_t a = reinterpret_cast<uintptr_t>(local);
+    __asm__("lsl %0, %0, #12\n\tlsr %0, %0, #12" : "+r"(a) : : "cc");
+    return reinterpret_cast<T *>(a | geometry.global[pe]);
 }
 
 // The global form of an address: this core's local addresses get its own global base; global addresses (other
@@ -90,6 +93,8 @@ inline bool in_partition(const void *p, size_t n)
 // posted (a put costs what the local loads cost); remote loads are round trips, so get is several times slower
 // per byte. With SHMEM_USE_IPI_GET, a large get asks the owner to put instead (port.cpp).
 // long_call: it stays in local memory when the rest of the code is in DRAM (the library is built -mshort-calls).
+// A C call, so that a put or get that ends with it jumps to it (a tail call, no frame); the assembly sweep (port.cpp)
+// calls it knowing what it clobbers (r0-r3, r12, r16-r25, lr).
 extern "C" [[gnu::long_call]] void shmem_port_copy(void *dst, const void *src, size_t n);
 inline void put_bytes(void *dst_remote, const void *src, size_t n) { shmem_port_copy(dst_remote, src, n); }
 #if SHMEM_USE_IPI_GET
@@ -259,6 +264,18 @@ inline void wait_notified(Done done)
 // It checks the stack guard first.
 inline constexpr bool own_barrier_world = true;
 void barrier_world(int kind);
+// The collective engine's sweep (shmem/src/collectives.cpp, sweep: the binomial tree up and down, with a
+// reduction's chunks and its combine calls) in assembly (own_sweep), for the same reason: GCC's, with its send and
+// wait, is 696 B, this one 564. It reads the core's Group and Sweep at these byte offsets and uses these flag
+// indices; collectives.cpp checks them against its own definitions.
+inline constexpr bool own_sweep = true;
+struct SweepLayout {
+    static constexpr int g_start = 0, g_stride = 4, g_size = 8, g_rank = 12, g_flags = 16, g_work = 20,
+                         g_work_bytes = 24;
+    static constexpr int s_dest = 0, s_source = 4, s_bytes = 8, s_elem_shift = 12, s_combine = 16;
+    static constexpr int flag_tree = 0, flag_release = max_pes > 1 ? 32 - __builtin_clz(uint32_t(max_pes - 1)) : 1;
+};
+void sweep(const void *group, int root, const void *args);
 
 // The WAND barrier (has_hw_barrier): every core of the chip executes WAND; when all have, the WAND interrupt
 // is latched on all of them. Only usable when the run has every core of the chip (checked by the caller).

@@ -240,6 +240,10 @@ inline constexpr bool hw_barrier_usable() { return true; }
 // The whole run's barrier is the library's (shmem/src/sync.cpp), over hw_barrier: declared, never defined.
 inline constexpr bool own_barrier_world = false;
 void barrier_world(int kind);
+// The collective engine's sweep is the library's (shmem/src/collectives.cpp): declared, never defined.
+inline constexpr bool own_sweep = false;
+struct SweepLayout;
+void sweep(const void *group, int root, const void *args);
 // On x86-64 the barrier's first access is a locked add, a full fence: shmem_barrier_all needs no quiet() before it.
 #if defined(__x86_64__)
 inline constexpr bool hw_barrier_fences = true;

@@ -187,6 +187,10 @@ inline constexpr bool hw_barrier_usable() { return true; }
 // The whole run's barrier is the library's (shmem/src/sync.cpp), over hw_barrier: declared, never defined.
 inline constexpr bool own_barrier_world = false;
 void barrier_world(int kind);
+// The collective engine's sweep is the library's (shmem/src/collectives.cpp): declared, never defined.
+inline constexpr bool own_sweep = false;
+struct SweepLayout;
+void sweep(const void *group, int root, const void *args);
 inline constexpr bool hw_barrier_fences = false;  // shmem_barrier_all does quiet() first
 inline constexpr const char hw_barrier_needs[] = "nothing";
 

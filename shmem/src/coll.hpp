@@ -90,7 +90,16 @@ struct Sweep {
     int elem_shift;    // a reduction's elements are 1 << elem_shift bytes
     Combine combine;
 };
-void sweep(const Group &g, int root, const Sweep &s);
+void sweep_generic(const Group &g, int root, const Sweep &s);
+// The port's own where it has one (own_sweep: Epiphany's, in assembly; collectives.cpp checks its layout).
+inline void sweep(const Group &g, int root, const Sweep &s)
+{
+    if constexpr (port::own_sweep) {
+        port::sweep(&g, root, &s);
+    } else {
+        sweep_generic(g, root, s);
+    }
+}
 
 // The algorithms (collectives.cpp).
 void tree_barrier(const Group &g);  // a sweep rooted at rank 0 with nothing to carry

@@ -92,8 +92,11 @@ struct Msg {
 // Raises a flag on a PE and wakes it. A release store: whatever was put before it is there when it is seen.
 [[gnu::always_inline]] inline void raise_flag(const Group &g, int pe, int flag)
 {
-    __atomic_store_n(port::remote_ptr(&g.flags[flag], pe), 1L, __ATOMIC_RELEASE);
-    port::notify(pe);
+    // Both addresses before the store, from one load of the PE's base (port::notify's fence would load it again).
+    long *f = port::remote_ptr(&g.flags[flag], pe);
+    const port::Waker waker = port::waker(pe);
+    __atomic_store_n(f, 1L, __ATOMIC_RELEASE);
+    port::notify(waker);
 }
 
 // The same with the data of a message before the flag: the algorithms' building block.
@@ -122,7 +125,8 @@ void wait(const Group &g, int flag)
 // Up: a rank waits for the arrival of each child, nearest first (flag_tree + log2 of the child's distance); in
 // a reduction it combines the child's partial result, left in the work area's slot of that index, into its
 // own (dest), and sends that to its parent, into the slot and flag of its own distance. Otherwise the arrivals
-// carry nothing (the port's hardware barrier does the same for the whole machine, where it has one).
+// carry nothing (the port's hardware barrier does the same for the whole machine, where it has one; Epiphany's
+// assembly sweep leaves that out for size and waits for the arrivals through the tree).
 // Down: the root sends its data (a broadcast's source, a reduction's result) to its children, farthest subtree
 // first so that what has the longest way to go leaves first; the others wait for it (flag_release) in dest and
 // pass it on. No data either way: a barrier.
@@ -136,7 +140,26 @@ void wait(const Group &g, int flag)
 // sweep knows that every rank has finished its previous collective, or chunk (lowered its flags, read its
 // slots and buffers). Therefore a rank writes into another's flags, slots or dest only when that one is done
 // with them.
-void sweep(const Group &g, int root, const Sweep &s)
+// The port's assembly sweep (own_sweep) reads Group and Sweep where port::SweepLayout says, and raises and waits
+// for the same flags. (A template: a port without its own sweep only declares SweepLayout.)
+template <class L>
+constexpr bool sweep_layout_matches()
+{
+    if constexpr (port::own_sweep) {
+        return offsetof(Group, start) == L::g_start && offsetof(Group, stride) == L::g_stride &&
+               offsetof(Group, size) == L::g_size && offsetof(Group, rank) == L::g_rank &&
+               offsetof(Group, flags) == L::g_flags && offsetof(Group, work) == L::g_work &&
+               offsetof(Group, work_bytes) == L::g_work_bytes && offsetof(Sweep, dest) == L::s_dest &&
+               offsetof(Sweep, source) == L::s_source && offsetof(Sweep, bytes) == L::s_bytes &&
+               offsetof(Sweep, elem_shift) == L::s_elem_shift && offsetof(Sweep, combine) == L::s_combine &&
+               flag_tree == L::flag_tree && flag_release == L::flag_release && sizeof(long) == 4;
+    } else {
+        return true;
+    }
+}
+static_assert(sweep_layout_matches<port::SweepLayout>(), "port::SweepLayout matches Group, Sweep and the flags");
+
+void sweep_generic(const Group &g, int root, const Sweep &s)
 {
     const int n = g.size;
     int v = g.rank - root;
