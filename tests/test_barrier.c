@@ -32,6 +32,17 @@ static void quiet_sync_all(void)
     shmem_sync_all();
 }
 
+/* The two algorithms in turn, barrier by barrier: each keeps a count of its own (Epiphany: the dissemination epoch
+ * and the WAND interrupt's count of completed barriers, one wait for both), which must not mix. */
+static void alternate(void)
+{
+    static int k;
+    if (k++ & 1)
+        shmemx_barrier_all_wand();
+    else
+        shmemx_barrier_all_dissemination();
+}
+
 int main(void)
 {
     shmem_init();
@@ -40,7 +51,10 @@ int main(void)
     /* Epiphany's WAND is wired across the whole chip: it completes only when every core takes part. */
     if (shmem_n_pes() == SHMEM_TARGET_MAX_PES)
 #endif
+    {
         rounds(shmemx_barrier_all_wand, "wand", 1000);
+        rounds(alternate, "wand and dissemination in turn", 4000);
+    }
     rounds(shmemx_barrier_all_dissemination, "dissemination", 2000);
     rounds(quiet_sync_all, "sync_all", 3000);
     if (shmem_my_pe() == 0) printf("barrier: %d PEs ok\n", shmem_n_pes());
