@@ -113,7 +113,6 @@ void finish(int status)
 // interrupt whatever GID says (shmem_port.hpp), so none can be lost.
 // Addresses in one mov: the data are in local memory (below 32 KB) in both layouts.
 namespace {
-constexpr int barrier_rounds = max_pes > 1 ? 32 - __builtin_clz(uint32_t(max_pes - 1)) : 1;
 uint32_t barrier_words[1 + barrier_rounds];  // the epoch, then a flag per round: one base address
 }  // namespace
 extern "C" uint32_t shmem_wand[2];  // WAND barriers completed (the handler), begun (here): crt/epiphany/start.S

@@ -209,36 +209,42 @@ extern "C" [[noreturn]] void shmem_stack_overflow();
     __asm__ volatile("movts ilatcl, %0" ::"r"(irq::masked) : "memory");
 }
 
-// The sleep itself (interrupts disabled by the caller): arms the backstop, clears the masked interrupts, idles,
-// enables interrupts. One asm statement that makes its own constants, so that the compiler does not keep them in
-// registers through the caller's loop (or load them before it) for a path that is taken only to sleep.
+// The sleep itself (interrupts disabled by the caller): arms the backstop (unless Backstop is false), clears the
+// masked interrupts, idles, enables interrupts. One asm statement that makes its own constants, so that the compiler
+// does not keep them in registers through the caller's loop (or load them before it) for a path that is taken only
+// to sleep.
+template <bool Backstop>
 [[gnu::always_inline]] inline void idle_once()
 {
-    uint32_t a, v;
-    __asm__ volatile(
-        "mov %0, %%low(%2)\n\t"
-        "movt %0, %%high(%2)\n\t"
-        "mov %1, %%low(%3)\n\t"
-        "movt %1, %%high(%3)\n\t"
-        "str %1, [%0]\n\t"
-        "mov %1, %4\n\t"
-        "movts ilatcl, %1\n\t"
-        "idle\n\t"
-        "gie"
-        : "=&r"(a), "=&r"(v)
-        : "i"(reg::ctimer1), "i"(backstop_cycles), "i"(irq::masked)
-        : "memory");
+    if constexpr (Backstop) {
+        uint32_t a, v;
+        __asm__ volatile(
+            "mov %0, %%low(%2)\n\t"
+            "movt %0, %%high(%2)\n\t"
+            "mov %1, %%low(%3)\n\t"
+            "movt %1, %%high(%3)\n\t"
+            "str %1, [%0]\n\t"
+            "mov %1, %4\n\t"
+            "movts ilatcl, %1\n\t"
+            "idle\n\t"
+            "gie"
+            : "=&r"(a), "=&r"(v)
+            : "i"(reg::ctimer1), "i"(backstop_cycles), "i"(irq::masked)
+            : "memory");
+    } else {
+        __asm__ volatile("movts ilatcl, %0\n\tidle\n\tgie" ::"r"(irq::masked) : "memory");
+    }
 }
 // The check is made with interrupts disabled (gid ... gie), the first time too: a GID and a GIE cost less than a
 // second copy of done() at every wait. (Polling a few times before the first sleep saved 10-15 cycles in 2- and
 // 4-core barriers and cost 32 B in fp_min, 44 B in fp_rma: not kept.)
-template <class Done>
+template <bool Backstop = true, class Done>
 inline void wait_until(Done done)
 {
     for (;;) {
         __asm__ volatile("gid" ::: "memory");
         if (done()) break;
-        idle_once();
+        idle_once<Backstop>();
     }
     __asm__ volatile("gie" ::: "memory");
 }
@@ -248,12 +254,7 @@ inline void wait_until(Done done)
 template <class Done>
 inline void wait_notified(Done done)
 {
-    for (;;) {
-        __asm__ volatile("gid" ::: "memory");
-        if (done()) break;
-        __asm__ volatile("movts ilatcl, %0\n\tidle\n\tgie" ::"r"(irq::masked) : "memory");
-    }
-    __asm__ volatile("gie" ::: "memory");
+    wait_until<false>(done);
 }
 
 // The barrier of the whole run (own_barrier_world): the port's own, in assembly (port.cpp), since a core's budget
@@ -264,6 +265,8 @@ inline void wait_notified(Done done)
 // It checks the stack guard first.
 inline constexpr bool own_barrier_world = true;
 void barrier_world(int kind);
+// Rounds of a dissemination barrier or a tree over max_pes PEs: ceil(log2(max_pes)), at least 1.
+inline constexpr int barrier_rounds = max_pes > 1 ? 32 - __builtin_clz(uint32_t(max_pes - 1)) : 1;
 // The collective engine's sweep (shmem/src/collectives.cpp, sweep: the binomial tree up and down, with a
 // reduction's chunks and its combine calls) in assembly (own_sweep), for the same reason: GCC's, with its send and
 // wait, is 696 B, this one 564. It reads the core's Group and Sweep at these byte offsets and uses these flag
@@ -273,7 +276,7 @@ struct SweepLayout {
     static constexpr int g_start = 0, g_stride = 4, g_size = 8, g_rank = 12, g_flags = 16, g_work = 20,
                          g_work_bytes = 24;
     static constexpr int s_dest = 0, s_source = 4, s_bytes = 8, s_elem_shift = 12, s_combine = 16;
-    static constexpr int flag_tree = 0, flag_release = max_pes > 1 ? 32 - __builtin_clz(uint32_t(max_pes - 1)) : 1;
+    static constexpr int flag_tree = 0, flag_release = barrier_rounds;
 };
 void sweep(const void *group, int root, const void *args);
 
