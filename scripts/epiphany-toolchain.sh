@@ -22,6 +22,7 @@
 # own gcc-gfdl-build.diff (from gcc-12-source) is applied, and GCC is configured with MAKEINFO=true (no info pages).
 set -euo pipefail
 
+tag=epiphany-toolchain
 target=epiphany-elf
 # Bump when anything below changes the installed result: a cache with another recipe is rebuilt.
 recipe="epiphany-elf-gcc12 recipe 2: binutils 2.40, gcc 12 c/c++/libstdc++ sysroot, newlib nano-io nano-malloc -Os"
@@ -44,44 +45,11 @@ done
 cache_complete() {
   [ -f "$stamp" ] && [ "$(head -n1 "$stamp")" = "$recipe" ] && [ -x "$prefix/bin/$target-gcc" ]
 }
-one() {  # one <glob>: the single file matching it
-  # shellcheck disable=SC2206  # the glob is meant to expand
-  local m=( $1 )
-  if [ ${#m[@]} -ne 1 ] || [ ! -f "${m[0]}" ]; then
-    echo "epiphany-toolchain: expected exactly one file matching $1, found: ${m[*]}" >&2; exit 1
-  fi
-  echo "${m[0]}"
-}
+# shellcheck source=scripts/lib/toolchain.sh
+. "$(dirname "$0")/lib/toolchain.sh"  # one, step, install_packages, take_lock
 # Host programs carry no debug info (smaller work dir and prefix); the target libraries are built for size.
 host_flags=(CFLAGS="-O2 -g0" CXXFLAGS="-O2 -g0")
 target_flags="-g -Os -ffunction-sections -fdata-sections"
-
-
-peak_kb=0
-step_no=0
-step() {  # step <name> <command...>: run it with its output in <logdir>/<n>-<name>.log
-  local name=$1; shift
-  step_no=$((step_no + 1))
-  local log; log=$(printf '%s/%d-%s.log' "$logdir" "$step_no" "$name")
-  local t0; t0=$(date +%s)
-  printf 'epiphany-toolchain: [%d] %-22s ' "$step_no" "$name"
-  # Not inside an `if`: there set -e would be off in the subshell too, and a failing command would go unseen.
-  set +e
-  ( set -e; "$@" ) >"$log" 2>&1
-  local rc=$?
-  set -e
-  if [ "$rc" -ne 0 ]; then
-    echo "FAILED"
-    echo "epiphany-toolchain: step '$name' failed; the last lines of $log:" >&2
-    tail -n 40 "$log" >&2
-    exit 1
-  fi
-  local kb; kb=$(du -sk "$work" | cut -f1)
-  [ -f "$work/peak-kb" ] && [ "$(cat "$work/peak-kb")" -gt "$kb" ] && kb=$(cat "$work/peak-kb")
-  [ "$kb" -gt "$peak_kb" ] && peak_kb=$kb
-  printf 'done in %4ds   (work dir %s MB, prefix %s MB)\n' "$(( $(date +%s) - t0 ))" \
-    "$((kb / 1024))" "$(( $(du -sk "$prefix" | cut -f1) / 1024 ))"
-}
 
 unpack() {
   mkdir -p "$work/src"
@@ -247,32 +215,15 @@ fi
 
 # One build at a time per cache directory; a second caller waits, then finds the cache complete.
 mkdir -p "$root"
-exec 9>"$root/.epiphany-elf-gcc12.lock"
-if ! flock -n 9; then
-  echo "epiphany-toolchain: another build is running in $root; waiting for it"
-  flock 9
-fi
+take_lock "$root/.epiphany-elf-gcc12.lock"
 if [ "$force" = 0 ] && cache_complete; then
   echo "epiphany-toolchain: cached toolchain is complete: $prefix (bin: $prefix/bin)"
   exit 0
 fi
 
 # ---- build dependencies (Debian packages only) ----
-packages=(build-essential texinfo bison flex patch xz-utils file
-          libgmp-dev libmpfr-dev libmpc-dev libisl-dev zlib1g-dev
-          binutils-source gcc-12-source newlib-source)
-missing=()
-for p in "${packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-  echo "epiphany-toolchain: installing ${missing[*]}"
-  if [ "$(id -u)" -eq 0 ]; then sudo=(); elif command -v sudo >/dev/null; then sudo=(sudo); else
-    echo "epiphany-toolchain: need root (or sudo) to install: ${missing[*]}" >&2; exit 1; fi
-  export DEBIAN_FRONTEND=noninteractive
-  "${sudo[@]}" apt-get update -qq
-  "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
-fi
+install_packages build-essential texinfo bison flex patch xz-utils file \
+  libgmp-dev libmpfr-dev libmpc-dev libisl-dev zlib1g-dev binutils-source gcc-12-source newlib-source
 
 binutils_tar=$(one '/usr/src/binutils/binutils-2.40.tar.*')
 gcc_tar=$(one '/usr/src/gcc-12/gcc-12.*-dfsg.tar.*')

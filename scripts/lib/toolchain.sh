@@ -1,0 +1,60 @@
+# Helpers shared by the cross-toolchain scripts (scripts/*-toolchain.sh). Sourced, not run. The caller sets
+# `tag` (the prefix of every message), `logdir`, `prefix` and `work` before calling step.
+
+one() {  # one <glob>: the single file matching it
+  # shellcheck disable=SC2206  # the glob is meant to expand
+  local m=( $1 )
+  if [ ${#m[@]} -ne 1 ] || [ ! -f "${m[0]}" ]; then
+    echo "$tag: expected exactly one file matching $1, found: ${m[*]}" >&2; exit 1
+  fi
+  echo "${m[0]}"
+}
+
+peak_kb=0
+step_no=0
+step() {  # step <name> <command...>: run it with its output in <logdir>/<n>-<name>.log
+  local name=$1; shift
+  step_no=$((step_no + 1))
+  local log; log=$(printf '%s/%d-%s.log' "$logdir" "$step_no" "$name")
+  local t0; t0=$(date +%s)
+  printf '%s: [%d] %-22s ' "$tag" "$step_no" "$name"
+  # Not inside an `if`: there set -e would be off in the subshell too, and a failing command would go unseen.
+  set +e
+  ( set -e; "$@" ) >"$log" 2>&1
+  local rc=$?
+  set -e
+  if [ "$rc" -ne 0 ]; then
+    echo "FAILED"
+    echo "$tag: step '$name' failed; the last lines of $log:" >&2
+    tail -n 40 "$log" >&2
+    exit 1
+  fi
+  local kb; kb=$(du -sk "$work" | cut -f1)
+  [ -f "$work/peak-kb" ] && [ "$(cat "$work/peak-kb")" -gt "$kb" ] && kb=$(cat "$work/peak-kb")
+  [ "$kb" -gt "$peak_kb" ] && peak_kb=$kb
+  printf 'done in %4ds   (work dir %s MB, prefix %s MB)\n' "$(( $(date +%s) - t0 ))" \
+    "$((kb / 1024))" "$(( $(du -sk "$prefix" | cut -f1) / 1024 ))"
+}
+
+install_packages() {  # install_packages <debian package...>: apt-get those that are missing (root or sudo)
+  local missing=() p
+  for p in "$@"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  echo "$tag: installing ${missing[*]}"
+  local sudo
+  if [ "$(id -u)" -eq 0 ]; then sudo=(); elif command -v sudo >/dev/null; then sudo=(sudo); else
+    echo "$tag: need root (or sudo) to install: ${missing[*]}" >&2; exit 1; fi
+  export DEBIAN_FRONTEND=noninteractive
+  "${sudo[@]}" apt-get update -qq
+  "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
+}
+
+take_lock() {  # take_lock <file>: one build at a time per cache directory; a second caller waits for the first
+  exec 9>"$1"
+  if ! flock -n 9; then
+    echo "$tag: another build is running ($1); waiting for it"
+    flock 9
+  fi
+}
