@@ -28,11 +28,12 @@ std::string usage() {
            "\n"
            "Runs a libshmem program image on N PEs, one copy per PE: on an emulated machine (virt-rv64, QEMU), on\n"
            "the cores of an Epiphany chip (a Parallella's, or the Epiphany simulator's), or as processes of this\n"
-           "host (linux; --symmetric-size, -x and --gdb PE apply there too).\n"
+           "host (linux; --symmetric-size, -x and --gdb PE apply there too). For a TILE chip (tilegx, tilepro) it\n"
+           "plans the run and writes the files a board's boot loader needs: nothing here can start TILE tiles.\n"
            "\n"
            "  -np N, -n N, --np N, --npes N\n"
            "                         number of PEs (default 1; virt-rv64 has 1..512, epiphany-e16 1..16,\n"
-           "                         epiphany-e64 1..64, linux 1..512)\n"
+           "                         epiphany-e64 1..64, tilegx 1..36, tilepro 1..64, linux 1..512)\n"
            "  --target NAME          machine to run on (default: linux for a program of this host's machine, else\n"
            "                         virt-rv64; known: " + target_names() + ")\n"
            "  --timeout SECONDS      stop the run after this long and exit 124\n"
@@ -52,7 +53,7 @@ std::string usage() {
            "  --version              print oshrun's version and the targets it knows\n"
            "  -h, --help             print this help\n"
            "\n"
-           "virt-rv64 only:\n"
+           "virt-rv64 only (--symmetric-size and --partition-size: the TILE targets too):\n"
            "  --symmetric-size SIZE  symmetric heap per PE: bytes, or with a K, M, G suffix\n"
            "                         (default: $SHMEM_SYMMETRIC_SIZE, else about 64M per PE up to 16 PEs,\n"
            "                         then less, within 1 GiB of RAM for the run)\n"
@@ -75,6 +76,16 @@ std::string usage() {
            "  An Epiphany image lives in each core's 32 KB (its symmetric heap is what the image and its stack\n"
            "  leave of them); PEs fill a workgroup of min(N, chip columns) columns row by row from core 0x808.\n"
            "\n"
+           "TILE (tilegx: TILE-Gx36, 6x6 tiles; tilepro: TILEPro64, 8x8 tiles) only:\n"
+           "  --boot-dir DIR         write into DIR (created if needed) what a board's boot loader needs:\n"
+           "                         DIR/pe<k>.boot (PE k's boot block), DIR/pe<k>.image (its copy of the image,\n"
+           "                         .bss included, relocated for its partition) and DIR/plan.txt (the placement,\n"
+           "                         the physical address each file goes to, the tile each PE starts on); with\n"
+           "                         --dry-run too\n"
+           "  No TILE board or emulator exists for oshrun (docs/tile.md): --dry-run prints the placement and exits\n"
+           "  0; without it oshrun stops with 125 once --boot-dir's files are written. PEs fill a rectangle of\n"
+           "  min(N, chip columns) columns row by row from tile (0, 0); -x and SHMEM_* go into their boot blocks.\n"
+           "\n"
            "Arguments after the program belong to the program. The PEs' output is relayed line by line: a PE's\n"
            "stdout to oshrun's stdout, its stderr to oshrun's stderr, and lines of different PEs never interleave,\n"
            "whatever their length. SHMEM_DEBUG set in the environment (not empty, not 0) prints what -v prints and\n"
@@ -86,7 +97,8 @@ std::string usage() {
            "  134      the library reported a misuse, an assert failed, or a PE called abort()\n"
            "  139      a PE trapped (illegal instruction, access fault, ...; the message says where)\n"
            "  124      timeout (--timeout, $OSHRUN_TIMEOUT): oshrun stopped the run\n"
-           "  125      the emulator failed (a bad option, could not start, crashed) before the program ended\n"
+           "  125      the emulator failed (a bad option, could not start, crashed) before the program ended;\n"
+           "           TILE: the run was planned (and --boot-dir written), but nothing here can start the tiles\n"
            "  127      the emulator, simulator or device is missing, or the image was not started by oshrun\n"
            "  2        oshrun refused its command line or the image\n"
            "  128+n    oshrun was interrupted by signal n and stopped the run\n";
@@ -105,7 +117,7 @@ namespace {
 const char* const kOptions[] = {"-np", "-n", "--np", "--npes", "--target", "--symmetric-size", "--partition-size",
                                 "--timeout", "--emulator", "--qemu", "--backend", "--extra-qemu-arg", "--icount",
                                 "--dry-run", "-v", "--verbose", "-h", "--help", "--version", "-x", "--tag-output",
-                                "--output-filename", "--gdb", "--gdb-port"};
+                                "--output-filename", "--gdb", "--gdb-port", "--boot-dir"};
 
 // Optimal string alignment distance: insertions, deletions, substitutions and transpositions of neighbours.
 size_t edit_distance(const std::string& a, const std::string& b) {
@@ -215,6 +227,9 @@ Cli parse_cli(const std::vector<std::string>& args) {
         } else if (opt == "--output-filename") {
             cli.output_dir = value();
             if (cli.output_dir.empty()) throw usage_error("--output-filename needs a directory");
+        } else if (opt == "--boot-dir") {
+            cli.boot_dir = value();
+            if (cli.boot_dir.empty()) throw usage_error("--boot-dir needs a directory");
         } else if (opt == "--gdb") {
             const std::string v = value();
             cli.gdb_pe = parse_number(opt, v, 1000000, "a PE number");

@@ -29,6 +29,7 @@ struct Cli {
     std::string emulator;                 // --emulator / --qemu; empty: the target's emulator, found on PATH
     std::vector<std::string> extra_qemu_args;
     std::string backend;                  // Epiphany: parallella or esim; empty: the target's default
+    std::string boot_dir;                 // TILE: --boot-dir DIR, where the boot files go; empty: none
     std::string program;                  // as given
     std::vector<std::string> program_args;
 };

@@ -31,6 +31,8 @@ const char* elf_machine_name(unsigned machine) {
     case EM_SPARCV9: return "SPARC V9";
     case 258: return "LoongArch";
     case 0x1223: return "Adapteva Epiphany";
+    case EM_TILEPRO: return "Tilera TILEPro";
+    case EM_TILEGX: return "Tilera TILE-Gx";
     default: return "unknown";
     }
 }
@@ -155,6 +157,91 @@ std::vector<Section> alloc_sections(Elf* e, const std::string& path) {
 
 std::string range(uint64_t lo, uint64_t hi) { return "[" + hex(lo) + ", " + hex(hi) + ")"; }
 
+// The dynamic relocations of an image that its loader relocates (Target::loader_relocates): the entries of every
+// SHF_ALLOC section of type SHT_RELA (.rela.dyn; .rela.plt should there be one). Relocation sections without
+// SHF_ALLOC are the static ones ld --emit-relocs keeps for tools, nothing a loader applies. An allocated SHT_REL
+// section (relocations without addends) is refused: the ABIs of such targets (TILE) use RELA. An image stripped of
+// its section headers while it has a PT_DYNAMIC segment is refused too: its relocations could not be found, and
+// loading it unrelocated would leave every absolute pointer in it pointing near 0.
+void read_relocations(Elf* e, Image& img, const Target& t, bool dynamic) {
+    const std::string& path = img.path;
+    size_t shnum = 0, shstrndx = 0;
+    if (elf_getshdrnum(e, &shnum) != 0 || shnum == 0) {
+        if (dynamic)
+            refuse(path, std::string("has a PT_DYNAMIC segment but no section headers: oshrun finds the relocations "
+                                     "it applies in the image's SHT_RELA sections; do not strip its section "
+                                     "headers (a ") + t.name + " image is relocated by the loader)");
+        return;
+    }
+    const bool names = elf_getshdrstrndx(e, &shstrndx) == 0;  // without them, sections are named by index
+    const size_t entsize = gelf_fsize(e, ELF_T_RELA, 1, EV_CURRENT);
+    for (Elf_Scn* scn = elf_nextscn(e, nullptr); scn; scn = elf_nextscn(e, scn)) {
+        GElf_Shdr sh;
+        if (!gelf_getshdr(scn, &sh)) refuse(path, std::string("bad section header: ") + elf_errmsg(-1));
+        if (!(sh.sh_flags & SHF_ALLOC) || (sh.sh_type != SHT_RELA && sh.sh_type != SHT_REL)) continue;
+        const char* raw_name = names ? elf_strptr(e, shstrndx, sh.sh_name) : nullptr;
+        const std::string name = raw_name ? raw_name : "[" + std::to_string(elf_ndxscn(scn)) + "]";
+        if (sh.sh_type == SHT_REL)
+            refuse(path, "section " + name + " holds SHT_REL relocations (without addends); a " + t.name +
+                             " image's dynamic relocations are SHT_RELA: link it with add_shmem_executable/oshcc");
+        if (sh.sh_entsize != entsize)
+            refuse(path, "relocation section " + name + " has entries of " + std::to_string(sh.sh_entsize) +
+                             " bytes; an " + (entsize == sizeof(Elf32_Rela) ? "Elf32_Rela" : "Elf64_Rela") +
+                             " is " + std::to_string(entsize));
+        if (sh.sh_size % entsize != 0)
+            refuse(path, "relocation section " + name + " is " + std::to_string(sh.sh_size) +
+                             " bytes, not a whole number of " + std::to_string(entsize) + "-byte entries");
+        if (sh.sh_offset > img.file_size || sh.sh_size > img.file_size - sh.sh_offset)
+            refuse(path, "truncated: relocation section " + name + " needs file bytes up to " +
+                             std::to_string(uint64_t(std::min<unsigned __int128>(
+                                 (unsigned __int128)sh.sh_offset + sh.sh_size, UINT64_MAX))) +
+                             " but the file has " + std::to_string(img.file_size) + " bytes");
+        Elf_Data* data = elf_getdata(scn, nullptr);
+        if (!data && sh.sh_size != 0) refuse(path, "libelf cannot read section " + name + ": " + elf_errmsg(-1));
+        const uint32_t index = uint32_t(img.relocation_sections.size());
+        img.relocation_sections.push_back(name);
+        // The symbol table the entries index (sh_link: .dynsym), for those that name a symbol.
+        Elf_Scn* symscn = sh.sh_link != 0 ? elf_getscn(e, sh.sh_link) : nullptr;
+        GElf_Shdr symsh{};
+        Elf_Data* syms = nullptr;
+        if (symscn && gelf_getshdr(symscn, &symsh) && (symsh.sh_type == SHT_DYNSYM || symsh.sh_type == SHT_SYMTAB))
+            syms = elf_getdata(symscn, nullptr);
+        for (size_t i = 0; i < sh.sh_size / entsize; ++i) {  // at most file_size / 12 entries in all
+            GElf_Rela r;
+            if (!gelf_getrela(data, int(i), &r))
+                refuse(path, "libelf cannot read relocation " + std::to_string(i) + " of " + name + ": " +
+                                 elf_errmsg(-1));
+            Relocation rel;
+            rel.offset = r.r_offset;
+            rel.addend = r.r_addend;
+            rel.type = uint32_t(GELF_R_TYPE(r.r_info));
+            rel.sym = uint32_t(GELF_R_SYM(r.r_info));
+            rel.section = index;
+            // ld 2.40's TILE back ends write the GOT entry of an undefined weak symbol, which a static PIE leaves
+            // out of .dynsym, with the symbol index -1 (all ones: 32 bits in ELF64, 24 in ELF32): such a symbol
+            // is 0 wherever the image is loaded.
+            const uint32_t minus_one = entsize == sizeof(Elf32_Rela) ? 0xffffffu : 0xffffffffu;
+            if (rel.sym == minus_one && t.loader_relocates) {
+                rel.sym_name = "an undefined weak symbol (index -1)";
+                rel.sym_weak = true;
+            } else if (rel.sym != 0) {
+                GElf_Sym sym;
+                if (!syms || !gelf_getsym(syms, int(rel.sym), &sym))
+                    refuse(path, "relocation " + std::to_string(i) + " of " + name + " names symbol " +
+                                     std::to_string(rel.sym) + ", which its symbol table (section " +
+                                     std::to_string(sh.sh_link) + ") does not have");
+                const char* sname = elf_strptr(e, symsh.sh_link, sym.st_name);
+                rel.sym_name = sname && *sname ? sname : "#" + std::to_string(rel.sym);
+                rel.sym_value = sym.st_value;
+                rel.sym_defined = sym.st_shndx != SHN_UNDEF;
+                rel.sym_absolute = sym.st_shndx == SHN_ABS;
+                rel.sym_weak = GELF_ST_BIND(sym.st_info) == STB_WEAK;
+            }
+            img.relocations.push_back(rel);
+        }
+    }
+}
+
 }  // namespace
 
 void check_partitioned_image(const Target& t, Image& img) {
@@ -219,12 +306,14 @@ Image load_image(const std::string& path, const Target& t) {
     img.entry = h.e_entry;
     img.file_size = file_size;
     uint64_t load_bytes = 0;  // the PT_LOAD segments' file bytes, which are copied below
+    bool dynamic = false;     // a PT_DYNAMIC segment: the image has dynamic relocations (or could have)
     for (size_t i = 0; i < phnum; ++i) {
         GElf_Phdr ph;
         if (!gelf_getphdr(elf.get(), int(i), &ph)) refuse(path, std::string("bad program header: ") + elf_errmsg(-1));
         if (ph.p_type == PT_INTERP)
             refuse(path, "has a PT_INTERP segment (it asks for a dynamic linker, like a hosted executable); a libshmem "
                          "image relocates itself: build it with add_shmem_executable");
+        if (ph.p_type == PT_DYNAMIC) dynamic = true;
         if (ph.p_type != PT_LOAD) continue;
         const std::string seg = "PT_LOAD segment at " + hex(ph.p_vaddr);
         if (ph.p_filesz > ph.p_memsz)
@@ -263,7 +352,7 @@ Image load_image(const std::string& path, const Target& t) {
         return (s.flags & PF_X) && img.entry >= s.vaddr && img.entry < s.vaddr + s.filesz;
     });
     if (!entry_ok) refuse(path, "entry point " + hex(img.entry) + " is not inside an executable PT_LOAD segment");
-    if (img.entry != img.link_base)
+    if (img.entry != img.link_base && !t.loader_relocates)
         refuse(path, "entry point " + hex(img.entry) + " is not the first byte of the image (" + hex(img.link_base) +
                          "); the loader starts every core there");
 
@@ -274,6 +363,7 @@ Image load_image(const std::string& path, const Target& t) {
                          size_text(t.min_stack_size) + " a " + t.name + " PE needs at least; link with a larger one, " +
                          "e.g. -Wl,--defsym=__stack_size=" + std::to_string(t.default_stack_size));
     img.sections = alloc_sections(elf.get(), path);
+    if (t.loader_relocates) read_relocations(elf.get(), img, t, dynamic);
 
     size_t raw_size = 0;
     const char* raw = elf_rawfile(elf.get(), &raw_size);

@@ -21,10 +21,27 @@ struct Section {  // one SHF_ALLOC section with a size, for messages that name w
     uint32_t type;              // SHT_PROGBITS, SHT_NOBITS, ...
 };
 
+// One entry of a dynamic relocation section (SHF_ALLOC, SHT_RELA: .rela.dyn, .rela.plt), as read for a target whose
+// loader relocates the image (Target::loader_relocates); which types it may have is the target's rule.
+struct Relocation {
+    uint64_t offset;   // r_offset: the image address of the field to relocate
+    int64_t addend;    // r_addend
+    uint32_t type;     // ELF{32,64}_R_TYPE(r_info)
+    uint32_t sym;      // ELF{32,64}_R_SYM(r_info)
+    uint32_t section;  // index into Image::relocation_sections, for messages
+    // The symbol it names (sym != 0), from the relocation section's symbol table (.dynsym):
+    std::string sym_name;
+    uint64_t sym_value = 0;     // st_value: its image address, if defined (its value, if absolute)
+    bool sym_defined = false;   // st_shndx != SHN_UNDEF
+    bool sym_absolute = false;  // st_shndx == SHN_ABS: a value, not an address; relocating the image leaves it be
+    bool sym_weak = false;      // STB_WEAK (an undefined weak symbol is 0)
+};
+
 struct Image {
     std::string path;            // as given on the command line
     uint64_t link_base = 0;      // lowest PT_LOAD p_vaddr (the target's link address); the flat image starts here
-    uint64_t entry = 0;          // e_entry (== link_base: harts start at the image's first byte)
+    uint64_t entry = 0;          // e_entry (== link_base: harts start at the image's first byte; TILE: anywhere
+                                 // in an executable segment's file bytes)
     uint64_t file_end = 0;       // highest p_vaddr + p_filesz
     uint64_t mem_end = 0;        // highest p_vaddr + p_memsz (.bss included)
     uint64_t stack_size = 0;     // value of __stack_size, or the target's default
@@ -34,6 +51,9 @@ struct Image {
     std::vector<Section> sections;  // SHF_ALLOC sections of non-zero size, sorted by addr (none if stripped)
     std::vector<uint8_t> flat;      // partitioned targets: bytes link_base .. file_end, gaps zero-filled
     std::vector<std::string> launcher;  // linux: what runs a program of another machine (qemu-user), else empty
+    // Target::loader_relocates only: the dynamic relocations, in file order, and the names of their sections.
+    std::vector<Relocation> relocations;
+    std::vector<std::string> relocation_sections;
 
     uint64_t memory_size() const { return mem_end - link_base; }
 };

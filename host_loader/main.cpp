@@ -14,6 +14,7 @@
 #include "run.hpp"
 #include "linux.hpp"
 #include "target.hpp"
+#include "tile.hpp"
 
 using namespace oshrun;
 
@@ -34,12 +35,13 @@ void print_placement(FILE* to, const Target& t, const Image& img, const Layout& 
 }
 
 // The options that only an emulator-process target (virt-rv64) understands, refused elsewhere rather than ignored.
+// (The TILE targets size their partitions as virt-rv64 does: --symmetric-size and --partition-size are theirs too.)
 void refuse_emulator_options(const Cli& cli, const Target& t) {
     const auto refuse = [&](const char* option) {
         throw Failure(std::string(option) + " is an option of virt-rv64 (QEMU); " + t.name + " does not take it");
     };
-    if (cli.symmetric_size) refuse("--symmetric-size");
-    if (cli.partition_size) refuse("--partition-size");
+    if (cli.symmetric_size && !is_tile_target(t)) refuse("--symmetric-size");
+    if (cli.partition_size && !is_tile_target(t)) refuse("--partition-size");
     if (cli.icount) refuse("--icount");
     if (!cli.extra_qemu_args.empty()) refuse("--extra-qemu-arg");
     if (cli.gdb_pe) refuse("--gdb");
@@ -87,6 +89,9 @@ int run(const std::vector<std::string>& args) {
     if (cli.npes < 1 || cli.npes > target->max_pes)
         throw Failure("-np " + std::to_string(cli.npes) + ": " + target->name + " runs 1 to " +
                       std::to_string(target->max_pes) + " PEs");
+    if (!cli.boot_dir.empty() && !is_tile_target(*target))
+        throw Failure(std::string("--boot-dir is an option of the TILE targets (tilegx, tilepro), whose boot files it "
+                                  "writes; ") + target->name + " does not take it");
     if (target->load) {  // hosted (linux): the heap size and --gdb are its options too
         if (cli.partition_size) throw Failure(std::string("--partition-size is an option of virt-rv64 (QEMU); ") + target->name + " does not take it");
         if (cli.icount) throw Failure(std::string("--icount is an option of virt-rv64 (QEMU); ") + target->name + " does not take it");
@@ -122,7 +127,8 @@ int run(const std::vector<std::string>& args) {
         return target->run(*target, img, req);
     }
     if (target->run) {
-        if (!cli.exports.empty())
+        const bool tile = is_tile_target(*target);  // its boot blocks carry an environment
+        if (!cli.exports.empty() && !tile)
             std::fprintf(stderr, "oshrun: warning: -x ignored: Epiphany PEs have no environment (no room for one in "
                                  "their boot block)\n");
         const Image img = load_image(cli.program, *target);
@@ -135,6 +141,13 @@ int run(const std::vector<std::string>& args) {
         req.backend = cli.backend;
         req.emulator = cli.emulator;
         req.console = console_options;
+        if (tile) {
+            if (cli.partition_size && *cli.partition_size == 0) throw Failure("--partition-size must not be 0");
+            req.env = env;
+            req.symmetric_size = symmetric_size(cli, env_value(env, "SHMEM_SYMMETRIC_SIZE"));
+            req.partition_size = cli.partition_size.value_or(0);
+            req.boot_dir = cli.boot_dir;
+        }
         return target->run(*target, img, req);
     }
 

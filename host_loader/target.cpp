@@ -3,12 +3,14 @@
 #include <boot_block.h>
 #include <epiphany/boot_block.h>
 #include <gelf.h>
+#include <tile/boot_block.h>
 
 #include "common.hpp"
 #include "epiphany.hpp"
 #include "linux.hpp"
 #include "placement.hpp"
 #include "qemu_virt.hpp"
+#include "tile.hpp"
 
 namespace oshrun {
 
@@ -27,6 +29,15 @@ const std::vector<Target>& targets() {
         {"epiphany-e64", "Epiphany-IV (E64G401, 8x8 cores), one core per PE", kEmAdaptevaEpiphany,
          ELFCLASS32, ELFDATA2LSB, ET_EXEC, 0, 0, 1 * KiB, 256, SHMEM_EP_LOCAL_SIZE, 64, "epiphany-elf-run",
          check_epiphany_image, nullptr, nullptr, nullptr, run_epiphany, {8, 8, 32, 8}},
+        // TILE: a PIE linked at 0, one copy per tile in the tile's partition of the shared physical memory, which
+        // oshrun relocates for that partition (crt/tile/boot_block.h); nothing can start the tiles here (tile.hpp).
+        // The whole chip's tiles, from tile (0, 0).
+        {"tilegx", "Tilera TILE-Gx36 (6x6 tiles), one tile per PE; plan and boot files only", EM_TILEGX, ELFCLASS64,
+         ELFDATA2LSB, ET_DYN, 0, SHMEM_TILE_IMAGE_OFFSET, 64 * KiB, SHMEM_TILE_MIN_STACK, GiB, 36, "",
+         check_tile_image, nullptr, nullptr, nullptr, run_tile, {6, 6, 0, 0}, nullptr, true},
+        {"tilepro", "Tilera TILEPro64 (8x8 tiles), one tile per PE; plan and boot files only", EM_TILEPRO, ELFCLASS32,
+         ELFDATA2LSB, ET_DYN, 0, SHMEM_TILE_IMAGE_OFFSET, 64 * KiB, SHMEM_TILE_MIN_STACK, GiB, 64, "",
+         check_tile_image, nullptr, nullptr, nullptr, run_tile, {8, 8, 0, 0}, nullptr, true},
         // linux: the host's own programs (host_loader/linux.cpp checks them: load_linux_image).
         {"linux", "this host's Linux, one process per PE", 0, 0, 0, 0, 0, 0, 0, 0, 0, 512, "", nullptr, nullptr,
          nullptr, nullptr, run_linux, {}, load_linux_image},

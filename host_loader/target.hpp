@@ -4,7 +4,9 @@
 //     emulator run that does everything; main runs it, relays its console and returns the status of the program's
 //     exit record (125 when the emulator ended without one);
 //   - a loader that drives the cores itself (the Epiphany targets): run does the whole run (placement, loading,
-//     starting the cores, console, exit status) and returns oshrun's exit status.
+//     starting the cores, console, exit status) and returns oshrun's exit status. The TILE targets (tilegx,
+//     tilepro) are of this kind too, with nothing that can start their tiles: run plans, writes the boot files
+//     (--boot-dir) and stops (tile.hpp).
 #pragma once
 
 #include <cstdint>
@@ -62,9 +64,13 @@ struct RunRequest {
     std::vector<std::string> env;    // the PEs' own variables (SHMEM_* and -x), "NAME=VALUE"
     std::optional<uint64_t> symmetric_size;  // bytes of symmetric heap per PE; none: the target's default
     std::optional<unsigned> gdb_pe;  // --gdb PE: that PE runs under gdb
+    // The TILE targets' (env and symmetric_size above too):
+    uint64_t partition_size = 0;     // --partition-size, 0 = compute it
+    std::string boot_dir;            // --boot-dir: where the boot files go, "" = nowhere
 };
 
-// An Epiphany chip: a rows x cols mesh of cores whose first (north-west) core is at first_row, first_col.
+// An Epiphany chip: a rows x cols mesh of cores whose first (north-west) core is at first_row, first_col. (TILE: the
+// chip's tiles, row = y, col = x.)
 struct Chip {
     unsigned rows, cols, first_row, first_col;
 };
@@ -75,7 +81,8 @@ struct Target {
     // What an image must be.
     unsigned elf_machine;
     unsigned char elf_class, elf_data;
-    uint16_t elf_type;                 // ET_DYN (virt: self-relocating) or ET_EXEC (Epiphany: linked at 0)
+    uint16_t elf_type;                 // ET_DYN (virt: self-relocating; TILE: relocated by oshrun) or ET_EXEC
+                                       // (Epiphany: linked at 0)
     uint64_t link_address;             // the lowest PT_LOAD address an image must have
     uint64_t image_offset;             // where the image goes inside a partition
     uint64_t default_stack_size;       // when the image has no __stack_size symbol
@@ -92,10 +99,14 @@ struct Target {
     std::vector<std::string> (*command)(const Layout&, const EmulatorOptions&, const std::string& dir);
     // Backend of the self-driven kind (nullptr otherwise): returns oshrun's exit status.
     int (*run)(const Target&, const Image&, const RunRequest&);
-    Chip chip;                         // Epiphany targets only
+    Chip chip;                         // Epiphany and TILE targets only
     // A hosted target (linux): PEs are the host's processes; its own image check instead of load_image's (which is
     // for images placed into a core's memory), and the options of a hosted run (environment, heap size, --gdb).
     Image (*load)(const std::string& path, const Target&) = nullptr;
+    // The loader, not the image, relocates it (TILE): load_image keeps the image's dynamic relocations
+    // (Image::relocations) for the target's check and plan, and the cores start at e_entry, wherever it is in the
+    // image (elsewhere they start at its first byte, which e_entry must then be).
+    bool loader_relocates = false;
 };
 
 const std::vector<Target>& targets();

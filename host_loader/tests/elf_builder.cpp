@@ -1,5 +1,6 @@
 #include "elf_builder.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <fstream>
 #include <stdexcept>
@@ -74,8 +75,29 @@ std::vector<uint8_t> build(const TestElf& elf) {
     eh.e_shentsize = sizeof(Shdr);
 
     if (elf.section_headers) {
-        // [0] null, [1..n] the test's sections, then .symtab, .strtab, .shstrtab
-        const size_t n = elf.sections.size(), symtab = n + 1, strtab_index = n + 2, shstrtab_index = n + 3;
+        // [0] null, [1..n] the test's sections, [n + 1, n + 2] .dynsym and .dynstr if there is a dynsym, then
+        // .symtab, .strtab, .shstrtab
+        std::vector<TestSection> sections = elf.sections;
+        const size_t dynsym_index = elf.dynsym.empty() ? 0 : sections.size() + 1;
+        if (dynsym_index) {
+            std::string dynstr(1, '\0');
+            std::vector<uint8_t> dynsyms(sizeof(Sym));  // symbol 0: the null symbol
+            for (const TestSymbol& t : elf.dynsym) {
+                Sym sym{};
+                sym.st_name = uint32_t(dynstr.size());
+                dynstr += t.name;
+                dynstr += '\0';
+                sym.st_info = ELF64_ST_INFO(t.bind, t.type);  // the same bits in both classes
+                sym.st_shndx = t.shndx;
+                sym.st_value = decltype(sym.st_value)(t.value);
+                put(dynsyms, dynsyms.size(), sym);
+            }
+            sections.push_back({".dynsym", 0, 0, SHT_DYNSYM, SHF_ALLOC, sizeof(Sym), dynsyms,
+                                uint32_t(dynsym_index + 1)});
+            sections.push_back({".dynstr", 0, 0, SHT_STRTAB, SHF_ALLOC, 0,
+                                std::vector<uint8_t>(dynstr.begin(), dynstr.end())});
+        }
+        const size_t n = sections.size(), symtab = n + 1, strtab_index = n + 2, shstrtab_index = n + 3;
         std::string shstrtab(1, '\0');
         const auto name = [&](const std::string& s) {
             const size_t at = shstrtab.size();
@@ -85,7 +107,7 @@ std::vector<uint8_t> build(const TestElf& elf) {
         };
         std::vector<Shdr> sh(n + 4);
         for (size_t i = 0; i < n; ++i) {
-            const TestSection& s = elf.sections[i];
+            const TestSection& s = sections[i];
             Shdr& h = sh[i + 1];
             h.sh_name = name(s.name);
             h.sh_type = s.type;
@@ -93,6 +115,19 @@ std::vector<uint8_t> build(const TestElf& elf) {
             h.sh_addr = s.addr;
             h.sh_size = s.size;
             h.sh_addralign = 4;
+            h.sh_entsize = s.entsize;
+            if (s.link)
+                h.sh_link = *s.link;
+            else if (s.type == SHT_RELA || s.type == SHT_REL)
+                h.sh_link = uint32_t(dynsym_index);
+            if (s.type == SHT_DYNSYM) h.sh_info = 1;  // one local symbol: the null one
+            if (!s.contents.empty()) {
+                h.sh_offset = align16(out.size());
+                h.sh_size = s.contents.size();
+                out.resize(h.sh_offset);
+                out.insert(out.end(), s.contents.begin(), s.contents.end());
+                continue;
+            }
             for (size_t k = 0; k < segments.size(); ++k) {
                 const TestSegment& seg = segments[k];
                 if (s.type != SHT_NOBITS && s.addr >= seg.vaddr && s.addr + s.size <= seg.vaddr + seg.data.size())
@@ -177,6 +212,74 @@ TestElf epiphany_elf() {
                   {".bss", 0x310, 0xcf0, SHT_NOBITS, SHF_ALLOC | SHF_WRITE},
                   {".comment", 0, 0x20, SHT_PROGBITS, 0}};
     e.stack_size = 0x400;
+    return e;
+}
+
+std::vector<uint8_t> rela_bytes(unsigned char elf_class, const std::vector<TestRela>& entries) {
+    std::vector<uint8_t> out;
+    for (const TestRela& r : entries) {
+        if (elf_class == ELFCLASS32) {
+            Elf32_Rela e{};
+            e.r_offset = Elf32_Addr(r.offset);
+            e.r_info = ELF32_R_INFO(r.sym, r.type);
+            e.r_addend = Elf32_Sword(r.addend);
+            put(out, out.size(), e);
+        } else {
+            Elf64_Rela e{};
+            e.r_offset = r.offset;
+            e.r_info = ELF64_R_INFO(r.sym, r.type);
+            e.r_addend = r.addend;
+            put(out, out.size(), e);
+        }
+    }
+    return out;
+}
+
+std::vector<TestRela> tile_relocations(unsigned char elf_class) {
+    const bool gx = elf_class == ELFCLASS64;
+    const uint32_t relative = gx ? R_TILEGX_RELATIVE : R_TILEPRO_RELATIVE;
+    const uint64_t field = gx ? 8 : 4;
+    return {{0x2000, relative, 0, 0x100},
+            {0x2000 + field, relative, 0, 0x2010},
+            {0x2000 + 2 * field, relative, 0, 0x4ff8},
+            {0x2000 + 3 * field, relative, 0, 0}};
+}
+
+void set_tile_relocations(TestElf& e, const std::vector<TestRela>& entries) {
+    const std::vector<uint8_t> bytes = rela_bytes(e.elf_class, entries);
+    if (bytes.size() > 0x800) throw std::runtime_error("set_tile_relocations: more than 0x800 bytes of them");
+    std::vector<uint8_t>& code = e.segments.at(0).data;
+    std::fill(code.begin() + 0x800, code.end(), 0);
+    std::copy(bytes.begin(), bytes.end(), code.begin() + 0x800);
+    for (TestSection& s : e.sections)
+        if (s.name == ".rela.dyn") s.size = bytes.size();
+}
+
+TestElf tile_elf(unsigned char elf_class) {
+    TestElf e;
+    e.elf_class = elf_class;
+    e.machine = elf_class == ELFCLASS64 ? EM_TILEGX : EM_TILEPRO;
+    e.type = ET_DYN;
+    e.entry = 0x100;
+    TestSegment code;
+    code.vaddr = 0;
+    code.data.resize(0x1000);
+    for (size_t i = 0; i < 0x800; ++i) code.data[i] = uint8_t(i);
+    code.flags = PF_R | PF_X;
+    TestSegment data;
+    data.vaddr = 0x2000;
+    data.data.resize(0x100);
+    for (size_t i = 0; i < data.data.size(); ++i) data.data[i] = uint8_t(0xd0 + i % 16);
+    data.memsz = 0x3000;
+    data.flags = PF_R | PF_W;
+    e.segments = {code, data};
+    const uint64_t entsize = elf_class == ELFCLASS64 ? sizeof(Elf64_Rela) : sizeof(Elf32_Rela);
+    e.sections = {{".text", 0, 0x800, SHT_PROGBITS, SHF_ALLOC | SHF_EXECINSTR},
+                  {".rela.dyn", 0x800, 0, SHT_RELA, SHF_ALLOC, entsize},
+                  {".data", 0x2000, 0x100, SHT_PROGBITS, SHF_ALLOC | SHF_WRITE},
+                  {".bss", 0x2100, 0x2f00, SHT_NOBITS, SHF_ALLOC | SHF_WRITE}};
+    set_tile_relocations(e, tile_relocations(elf_class));
+    e.stack_size = 0x4000;
     return e;
 }
 

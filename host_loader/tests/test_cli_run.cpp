@@ -109,7 +109,7 @@ TEST(Cli, Version) {
     const Cli cli = parse_cli({"--version"});  // no program needed
     EXPECT_TRUE(cli.version);
     EXPECT_EQ(version_text(), std::string("oshrun (libshmem) ") + SHMEM_VERSION +
-                                  "\ntargets: virt-rv64, epiphany-e16, epiphany-e64, linux\n");
+                                  "\ntargets: virt-rv64, epiphany-e16, epiphany-e64, tilegx, tilepro, linux\n");
 }
 
 TEST(Cli, OutputOptions) {
@@ -192,7 +192,7 @@ TEST(Targets, Table) {
     ASSERT_NE(find_target("virt-rv64"), nullptr);
     EXPECT_EQ(find_target("virt-rv64")->max_pes, 512u);
     EXPECT_EQ(find_target("epiphany"), nullptr);
-    EXPECT_EQ(target_names(), "virt-rv64, epiphany-e16, epiphany-e64, linux");
+    EXPECT_EQ(target_names(), "virt-rv64, epiphany-e16, epiphany-e64, tilegx, tilepro, linux");
     // Two kinds of backend: an emulator process (virt) or a run hook that drives the cores (Epiphany).
     const Target& virt = *find_target("virt-rv64");
     EXPECT_TRUE(virt.place && virt.write_files && virt.command && !virt.run);
@@ -208,6 +208,11 @@ TEST(Targets, Table) {
     EXPECT_EQ(find_target("epiphany-e16")->chip.cols, 4u);
     EXPECT_EQ(find_target("epiphany-e64")->max_pes, 64u);
     EXPECT_EQ(find_target("epiphany-e64")->chip.rows, 8u);
+    // The TILE targets: self-driven like Epiphany, images relocated by the loader (test_tile.cpp has the rest).
+    for (const char* name : {"tilegx", "tilepro"}) {
+        const Target& tile = *find_target(name);
+        EXPECT_TRUE(tile.run && tile.check_image && tile.loader_relocates && !tile.place && !tile.load) << name;
+    }
     // The hosted target: its own image check and a run hook that forks the PEs.
     const Target& lx = *find_target("linux");
     EXPECT_TRUE(lx.run && lx.load && !lx.place && !lx.check_image);
@@ -546,7 +551,7 @@ TEST_F(Oshrun, Refusals) {
 
 TEST_F(Oshrun, Version) {
     EXPECT_EQ(oshrun("--version"), 0);
-    EXPECT_EQ(out, std::string("oshrun (libshmem) ") + SHMEM_VERSION + "\ntargets: virt-rv64, epiphany-e16, epiphany-e64, linux\n");
+    EXPECT_EQ(out, std::string("oshrun (libshmem) ") + SHMEM_VERSION + "\ntargets: virt-rv64, epiphany-e16, epiphany-e64, tilegx, tilepro, linux\n");
 }
 
 }  // namespace
