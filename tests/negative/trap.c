@@ -12,6 +12,8 @@ int main(int argc, char **argv)
         if (strcmp(kind, "illegal") == 0) {
 #if defined(__x86_64__) || defined(__i386__)
             __asm__ volatile("ud2" ::: "memory"); /* the defined illegal instruction (linux target) */
+#elif defined(__tile__)
+            __asm__ volatile("ill" ::: "memory"); /* TILE's illegal instruction (a bundle of its own) */
 #else
             __asm__ volatile(".word 0" ::: "memory"); /* all-zero is a defined illegal instruction */
 #endif

@@ -1,0 +1,262 @@
+// The tile port: TILE-Gx (tilegx) and TILEPro (tilepro) bare metal, one tile per PE. BUILT, NEVER RUN: no emulator
+// of either chip exists (docs/tile.md); everything below follows the ISA documents and GCC's and binutils' TILE
+// back ends, and its target-independent parts (copy.hpp, udn.hpp) are unit-tested on the host.
+//
+// Hardware facts this file relies on (sources in docs/tile.md):
+//  - All tiles share one coherent physical memory (hardware cache coherence, each line homed at one tile); the boot
+//    firmware maps the run's memory one to one for every tile. A remote store is a store.
+//  - `mf` waits until every earlier load and store of this tile is complete (visible to all tiles).
+//  - TILE-Gx has 4- and 8-byte exch, cmpexch, fetchadd, fetchand, fetchor performed at the line's home; GCC 12
+//    compiles __atomic_* to them. TILEPro has only `tns` (test and set: the word becomes 1, the old value is
+//    returned), GCC compiles __atomic read-modify-writes on it to library calls (Linux's kernel helpers), so the
+//    core's TESTSET path does every AMO there (has_native_atomics = false).
+//  - The user dynamic network (UDN): a message is a header word naming the destination tile (and on TILEPro a tag
+//    word), then its payload words, written to the `udn0` register (__tile_udn_send); the receiver reads its
+//    queue 0..3 (__tile_udn0_receive ...), and a read of an empty queue stalls the tile until a word arrives:
+//    a waiting tile sleeps in the read. Words from one tile to another arrive in order (dimension-order routing).
+//    The program's protection level must have been granted the UDN (MPL_UDN_ACCESS, _AVAIL, _COMPLETE) and the
+//    world SPRs (MPL_WORLD_ACCESS: the cycle counter) by the boot firmware (docs/tile.md).
+#pragma once
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "boot_block.h"
+#include "console_protocol.h"
+#include "shmem_chip.h"
+#include "udn.hpp"
+
+namespace shmem::port {
+
+inline constexpr const char name[] = SHMEM_CHIP_NAME;
+
+// The copy's machine word: 8 bytes on TILE-Gx, 4 on TILEPro.
+using word_t = uintptr_t;
+
+// Capabilities (DESIGN §3). The core branches on these with `if constexpr`, so unused paths compile away.
+inline constexpr bool has_native_atomics = SHMEM_CHIP_NATIVE_ATOMICS != 0;
+inline constexpr bool has_hw_barrier = true;  // the UDN dissemination barrier (hw_barrier, port.cpp)
+inline constexpr bool has_dma = false;        // _nbi transfers complete before they return
+// Declared, never defined: the library names them only in branches that has_dma = false discards.
+inline constexpr size_t dma_min = 0;
+void dma_copy(unsigned ch, void *dst, const void *src, size_t n);
+void quiet_channel(unsigned ch);
+inline constexpr int max_pes = SHMEM_CHIP_MAX_PES;
+inline constexpr uint32_t clock_hz = SHMEM_CHIP_HZ;
+
+// Filled in by the startup code from the boot block and SPR_TILE_COORD before any constructor runs.
+struct Geometry {
+    uintptr_t ram_base;    // partition base of PE 0
+    uintptr_t mask;        // partition size - 1
+    uintptr_t base;        // this PE's partition base
+    uintptr_t heap_lo;     // symmetric heap: [heap_lo, heap_hi)
+    uintptr_t heap_hi;
+    uintptr_t stack_lo;    // the stack: [stack_lo, partition end); its lowest word is the guard
+    uintptr_t awake_base;  // PE 0's address of `awake`: PE k's is this + (k << log2)
+    uintptr_t mailbox;     // this PE's console mailbox (struct shmem_tile_mailbox)
+    uint32_t log2;         // log2(partition size)
+    int pe;
+    int npes;
+    udn::word udn_header[max_pes];  // the UDN header word that reaches PE k's tile (udn.hpp)
+};
+extern Geometry geometry;
+
+inline int my_pe() { return geometry.pe; }
+inline int n_pes() { return geometry.npes; }
+
+inline uintptr_t partition_base(int pe) { return geometry.ram_base + (uintptr_t(pe) << geometry.log2); }
+
+// The address of `local` (an address in this PE's partition) inside PE `pe`'s partition: a mask and an add.
+template <class T>
+inline T *remote_ptr(T *local, int pe)
+{
+    return reinterpret_cast<T *>((reinterpret_cast<uintptr_t>(local) & geometry.mask) + partition_base(pe));
+}
+
+// Is [p, p + n) inside this PE's partition? (The core's symmetric-address checks are stricter.)
+inline bool in_partition(const void *p, size_t n)
+{
+    uintptr_t a = reinterpret_cast<uintptr_t>(p);
+    return a >= geometry.base && n <= geometry.mask + 1 && a - geometry.base <= geometry.mask + 1 - n;
+}
+
+extern "C" void shmem_port_copy(void *dst, const void *src, size_t n);  // copy.hpp, string.cpp
+
+// Puts store into the other partition, gets load from it: the same copy loop.
+inline void put_bytes(void *dst_remote, const void *src, size_t n) { shmem_port_copy(dst_remote, src, n); }
+inline void get_bytes(void *dst, const void *src_remote, size_t n) { shmem_port_copy(dst, src_remote, n); }
+
+// Orders every earlier memory access of this tile before every later one, and waits until the earlier stores
+// are visible to every tile.
+inline void fence() { __asm__ volatile("mf" ::: "memory"); }
+// Puts are complete when their stores are visible: what `mf` waits for (no DMA).
+inline void quiet() { fence(); }
+
+// The word becomes nonzero (1); returns what it was. Atomic at the word's home tile; ordered as a full fence.
+inline uint32_t swap_in_one(uint32_t *word)
+{
+#if SHMEM_CHIP_NATIVE_ATOMICS
+    return __atomic_exchange_n(word, 1u, __ATOMIC_SEQ_CST);
+#else
+    fence();
+    const uint32_t old = uint32_t(__insn_tns(word));
+    fence();
+    return old;
+#endif
+}
+
+// TESTSET: returns true if the word was already set.
+inline bool test_and_set(uint32_t *remote_word) { return swap_in_one(remote_word) != 0; }
+inline void clear(uint32_t *remote_word)
+{
+    fence();
+    __atomic_store_n(remote_word, 0u, __ATOMIC_RELAXED);
+}
+
+// The tile's cycle counter (SPR CYCLE: 64 bits on TILE-Gx; on TILEPro CYCLE_HIGH and CYCLE_LOW, read until the
+// high word is the same before and after the low one).
+inline uint64_t cycles()
+{
+#if defined(__tilegx__)
+    return uint64_t(__insn_mfspr(SHMEM_CHIP_SPR_CYCLE));
+#else
+    for (;;) {
+        const uint32_t hi = uint32_t(__insn_mfspr(SHMEM_CHIP_SPR_CYCLE_HIGH));
+        const uint32_t lo = uint32_t(__insn_mfspr(SHMEM_CHIP_SPR_CYCLE_LOW));
+        if (uint32_t(__insn_mfspr(SHMEM_CHIP_SPR_CYCLE_HIGH)) == hi) return uint64_t(hi) << 32 | lo;
+    }
+#endif
+}
+
+// ---- sleeping and waking: one UDN word ---------------------------------------------------------------------
+//
+// A waiting PE sleeps in a UDN receive on its queue 0 (the read stalls the tile until a word arrives), and a
+// writer that finds it asleep sends it one word. There is no timer backstop, so no wake-up may be lost and no
+// word may be left over (a stale word would end a later sleep early, harmlessly, but unbounded stale words would
+// fill the queue and stall their senders). `awake` (symmetric, one per PE) makes it exact:
+//   waiter:  loop { awake = 0; mf; if (done()) { if (swap_in_one(&awake) != 0) receive; break; } receive }
+//   writer:  store the data; mf; if (target's awake == 0 && swap_in_one(&target's awake) == 0) send a word
+// A writer that changes `awake` from 0 to 1 has claimed the sleep and owes exactly one word, which the waiter
+// receives whether or not it still needs it; a writer that finds `awake` nonzero owes nothing, and its data is
+// seen by the waiter's next done() (its store came before its look at `awake`, which came after the waiter's
+// `awake = 0`; both sides have an mf between). So every claim is one word, every word is received, and the queue
+// never holds more than one.
+// A wait nested in done() (a TESTSET lock inside the condition, TILEPro) polls instead of sleeping: a nested
+// sleep would change the outer one's `awake` under it.
+
+extern uint32_t awake;    // 0: this PE sleeps (or is about to) in a receive, and no writer has claimed it yet
+extern int wait_depth;    // waits in progress on this PE (0 or 1; a nested one polls)
+extern udn::Inbox inbox;  // queue 0's words that arrived before they were waited for (udn.hpp)
+
+// A word on queue 0 that is not libshmem's: a stray UDN message (another program's, or a wrong header). Reported
+// with the word; the run ends.
+[[noreturn]] void udn_stray_word(udn::word w);
+
+// One payload word to PE pe's queue 0: the header, on TILEPro the tag, the word.
+inline void udn_send(int pe, udn::word w)
+{
+    __tile_udn_send(geometry.udn_header[pe]);
+    if constexpr (SHMEM_CHIP_UDN_TAG_WORD != 0) __tile_udn_send(udn::word(SHMEM_CHIP_UDN_TAG_WORD));
+    __tile_udn_send(w);
+}
+inline udn::word udn_receive() { return udn::word(__tile_udn0_receive()); }
+
+inline void send_wake(int pe) { udn_send(pe, udn::wake_word(unsigned(geometry.pe))); }
+inline void receive_wake()
+{
+    if (!inbox.take_wake(udn_receive)) udn_stray_word(inbox.last);
+}
+
+inline uint32_t *awake_of(int pe)
+{
+    return reinterpret_cast<uint32_t *>(geometry.awake_base + (uintptr_t(pe) << geometry.log2));
+}
+
+// Called by the library after it wrote into PE `pe`'s memory.
+inline void notify(int pe)
+{
+    fence();
+    uint32_t *target = awake_of(pe);
+    if (__atomic_load_n(target, __ATOMIC_RELAXED) == 0 && swap_in_one(target) == 0) send_wake(pe);
+}
+// A wake-up worked out in advance (the barrier's rounds): the PE number is all notify needs.
+using Waker = int;
+inline Waker waker(int pe) { return pe; }
+inline void notify_after_rmw(int pe) { notify(pe); }
+
+// The user's puts and AMOs write and nothing else, and the user's waits poll their own memory (as on Epiphany): a
+// user may also write through shmem_ptr, which notifies nobody, and a sleep here has no backstop to end it.
+inline constexpr bool user_writes_notify = false;
+
+// Sleep until done() is true. done() reads memory that another PE writes and then notifies us about.
+template <class Done>
+inline void wait_until(Done done)
+{
+    if (done()) return;
+    if (wait_depth != 0) {
+        while (!done()) fence();
+        return;
+    }
+    wait_depth = 1;
+    for (;;) {
+        __atomic_store_n(&awake, 0u, __ATOMIC_RELAXED);
+        fence();
+        if (done()) {
+            if (swap_in_one(&awake) != 0) receive_wake();  // claimed after all: take the word it owes
+            break;
+        }
+        receive_wake();
+    }
+    wait_depth = 0;
+}
+// A wait whose every writer notifies after its write (the library's collective flags): the same wait.
+template <class Done>
+inline void wait_notified(Done done)
+{
+    wait_until(done);
+}
+
+// The stack guard: no memory protection is set up, so a word at the stack's lowest address (crt.cpp sets it),
+// checked at every barrier of the whole run and at the end.
+[[noreturn]] void stack_overflow();
+inline void check_stack()
+{
+    if (*reinterpret_cast<const volatile uint64_t *>(geometry.stack_lo) != SHMEM_TILE_STACK_GUARD) stack_overflow();
+}
+
+// The barrier of every PE over the UDN (has_hw_barrier): a dissemination barrier of one-word messages,
+// ceil(log2 n) rounds, no shared memory touched (port.cpp). It begins with mf (hw_barrier_fences).
+void hw_barrier();
+inline constexpr bool hw_barrier_usable() { return true; }
+inline constexpr bool hw_barrier_fences = true;
+inline constexpr const char hw_barrier_needs[] = "nothing";
+// The whole run's barrier and the collectives' sweep are the core's (shmem/src): declared, never defined.
+inline constexpr bool own_barrier_world = false;
+void barrier_world(int kind);
+inline constexpr bool own_sweep = false;
+struct SweepLayout;
+void sweep(const void *group, int root, const void *args);
+
+// ---- platform ---------------------------------------------------------------------------------------------
+
+// The boot block carries oshrun's -x and SHMEM_* variables: getenv works.
+inline constexpr bool has_environment = true;
+// malloc's heap lies between static data and the symmetric heap (linker/tile/shmem.ld).
+inline constexpr bool has_private_heap = true;
+// The alignment of shmem_malloc's blocks: a cache line (64 bytes on both chips), so that blocks of different
+// PEs' traffic never share one.
+inline constexpr size_t heap_alignment = 64;
+
+// The console: records (crt/common/console_protocol.h) in this PE's mailbox ring, which the host drains.
+void console_write(char kind, const char *buf, size_t n);
+void flush_console();
+void console_write_early(const char *buf, size_t n);
+inline void console_release_if_mine() {}
+
+// Ends this PE with `status`. 0: this PE is done (its memory stays reachable); the run ends when every PE is.
+// Non-zero: the whole run ends now with that status (1..255; other values become 255).
+[[noreturn]] void finish(int status);
+// Ends the whole run now with `status` (shmem_global_exit, fatal errors).
+[[noreturn]] void end_run(int status);
+
+}  // namespace shmem::port
