@@ -9,6 +9,9 @@
 #   bash scripts/test-install.sh [BUILD_DIR]        BUILD_DIR: a configured virt-rv64 build (default: build)
 #   SHMEM_INSTALL_TEST_EPIPHANY=build-e16           also install that Epiphany build into the same prefix and
 #                                                   build the programs for it (they cannot run here)
+#   SHMEM_INSTALL_TEST_TILE="build-tilegx build-tilepro"   also install those TILE builds and build the programs
+#                                                   for them, each image then placed by oshrun --dry-run (nothing
+#                                                   can run TILE images: docs/tile.md)
 #   SHMEM_INSTALL_TEST_LINUX=build-linux            also install that linux build (into the moved prefix) and
 #                                                   build and run the programs for it: oshcc, oshc++,
 #                                                   find_package, pkg-config
@@ -35,6 +38,9 @@ cmake --install "$build" --prefix "$prefix" >/dev/null
 if [ -n "${SHMEM_INSTALL_TEST_EPIPHANY:-}" ]; then
   cmake --install "$SHMEM_INSTALL_TEST_EPIPHANY" --prefix "$prefix" >/dev/null
 fi
+for tile_build in ${SHMEM_INSTALL_TEST_TILE:-}; do
+  cmake --install "$tile_build" --prefix "$prefix" >/dev/null
+done
 echo "targets: $(tr '\n' ' ' < "$prefix/share/libshmem/targets")"
 "$prefix/bin/oshrun" --version
 
@@ -93,6 +99,22 @@ if [ -n "${SHMEM_INSTALL_TEST_EPIPHANY:-}" ]; then
       -DCMAKE_TOOLCHAIN_FILE="$prefix/lib/cmake/libshmem/toolchain-$t.cmake" >/dev/null
     cmake --build "fp-$t" -j"$(nproc)" >/dev/null
     echo "$t: app.elf, app_cxx.elf and the find_package project built"
+  done
+fi
+if [ -n "${SHMEM_INSTALL_TEST_TILE:-}" ]; then
+  step "TILE: the same wrappers and package build for it; oshrun places each image (no board or emulator: not run)"
+  for t in $(cat "$prefix/share/libshmem/targets"); do
+    case "$t" in tilegx|tilepro) ;; *) continue ;; esac
+    "$prefix/bin/oshcc" --target "$t" -O2 -Wall -o "app-$t.elf" "$app/app.c"
+    "$prefix/bin/oshc++" --target "$t" -O2 -Wall -o "app_cxx-$t.elf" "$app/app.cpp"
+    cmake -S "$src/tests/install/find_package" -B "fp-$t" \
+      -DCMAKE_TOOLCHAIN_FILE="$prefix/lib/cmake/libshmem/toolchain-$t.cmake" >/dev/null
+    cmake --build "fp-$t" -j"$(nproc)" >/dev/null
+    for img in "app-$t.elf" "app_cxx-$t.elf" "fp-$t/app.elf" "fp-$t/app_cxx.elf"; do
+      "$prefix/bin/oshrun" --target "$t" --dry-run -x LIBSHMEM_APP_GREETING=hello -np $np "$img" > "$work/out"
+      grep -q "^pe $((np - 1)): " "$work/out" || { cat "$work/out" >&2; echo "no plan for $img" >&2; exit 1; }
+    done
+    echo "$t: app.elf, app_cxx.elf and the find_package project built and placed"
   done
 fi
 if [ -n "$linux_build" ]; then

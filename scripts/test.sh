@@ -4,8 +4,8 @@
 # (atomics, locks, barriers, collectives) once more in the other configuration: TESTSET-lock atomics and the
 # dissemination barrier; then every target test in a Release build; then the linux target's suite (plain, ASan+UBSan,
 # TSan, and aarch64 under qemu-user); then the Epiphany builds and their suites on oshrun's Epiphany simulator;
-# then what a user does with an installed prefix
-# (scripts/test-install.sh: oshcc, oshc++, find_package, add_subdirectory, from outside this tree); then oshrun's
+# then the TILE builds (built and placed, never run: no emulator exists); then what a user does with an installed
+# prefix (scripts/test-install.sh: oshcc, oshc++, find_package, add_subdirectory, from outside this tree); then oshrun's
 # parsers under libFuzzer for a bounded time (scripts/fuzz.sh). Extra arguments
 # go to ctest, e.g. -R heap (and skip the second configuration, Epiphany and the install checks).
 set -euo pipefail
@@ -62,8 +62,27 @@ if [ $# -eq 0 ]; then
     "-DSHMEM_API_PES=16;64" >/dev/null
   cmake --build build-e64 -j"$(nproc)" --target libshmem_oshrun $e64_tests
   ctest --test-dir build-e64 --output-on-failure -j"$(nproc)" -R "^(${e64_tests// /|})/np64\$"
-  # Both target builds installed into one prefix, and a user's programs built against it from outside the tree.
-  SHMEM_INSTALL_TEST_EPIPHANY=build-e16 SHMEM_INSTALL_TEST_LINUX=build-linux bash scripts/test-install.sh build
+  # TILE-Gx and TILEPro: the two cross toolchains (built once from Debian's sources into the cache, ~12 minutes the
+  # first time), then for each the library, every test, example and benchmark, every image checked to be of that
+  # machine, each test image placed by oshrun --dry-run (nothing can run a TILE image: docs/tile.md), the loader's
+  # and the port's host unit tests, and the footprint of the two budget programs.
+  bash scripts/tile-toolchain.sh
+  for t in tilegx tilepro; do
+    cmake -S . -B "build-$t" -DSHMEM_TARGET=$t >/dev/null
+    cmake --build "build-$t" -j"$(nproc)"
+    machine=$([ $t = tilegx ] && echo "Tilera TILE-Gx" || echo "Tilera TILEPro")
+    images=0
+    while IFS= read -r -d '' elf; do
+      readelf -h "$elf" | grep -q "Machine: *$machine" || { echo "$elf: not a $machine image" >&2; exit 1; }
+      images=$((images + 1))
+    done < <(find "build-$t" -name '*.elf' -not -path '*/CMakeFiles/*' -print0)
+    echo "$t: $images images, every one $machine"
+    ctest --test-dir "build-$t" --output-on-failure -j"$(nproc)"
+    bash scripts/footprint.sh "build-$t/bench/footprint/fp_min.elf.map" "build-$t/bench/footprint/fp_rma.elf.map"
+  done
+  # The target builds installed into one prefix, and a user's programs built against it from outside the tree.
+  SHMEM_INSTALL_TEST_EPIPHANY=build-e16 SHMEM_INSTALL_TEST_TILE="build-tilegx build-tilepro" \
+    SHMEM_INSTALL_TEST_LINUX=build-linux bash scripts/test-install.sh build
   # oshrun's parsers of untrusted input (images, the console stream) under libFuzzer, 60 s each.
   bash scripts/fuzz.sh
 fi

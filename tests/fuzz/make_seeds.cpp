@@ -45,6 +45,9 @@ int main(int argc, char** argv) {
     dram.flags = PF_R | PF_W;
     ep_dram.segments.push_back(dram);
     seed(ep_dram);
+    // TILE: a PIE with relative relocations, 64- and 32-bit
+    seed(tile_elf(ELFCLASS64));
+    seed(tile_elf(ELFCLASS32));
     std::printf("%d seeds in %s\n", n, dir.c_str());
     return 0;
 }
