@@ -88,6 +88,37 @@ uint64_t default_partition(unsigned npes) {
     return p;
 }
 
+uint64_t choose_partition(const Target& t, const std::string& path, const PlaceRequest& req, uint64_t fixed,
+                          const std::string& needs, uint64_t min_partition) {
+    uint64_t partition;
+    if (req.partition_size) {
+        partition = req.partition_size;
+        if (!is_power_of_two(partition))
+            throw Failure("--partition-size " + std::to_string(partition) + " is not a power of two");
+        if (partition > t.max_partition)
+            throw Failure("--partition-size " + size_text(partition) + " is larger than the maximum, " +
+                          size_text(t.max_partition));
+        if (fixed > partition)
+            throw Failure(path + ": does not fit in a partition of " + size_text(partition) + ": the " + needs);
+        return partition;
+    }
+    if (req.symmetric_size) {
+        const uint64_t heap = *req.symmetric_size;
+        if (heap > t.max_partition || fixed + heap > t.max_partition)
+            throw Failure(path + ": image too large: the " + needs + " + " + size_text(heap) +
+                          " of symmetric heap, more than the largest partition, " + size_text(t.max_partition));
+        partition = next_power_of_two(fixed + heap);
+    } else {
+        // No size asked for: a generous heap within a RAM budget (docs/internals.md, "The symmetric heap").
+        if (fixed + kVirtMinDefaultHeap > t.max_partition)
+            throw Failure(path + ": image too large: the " + needs + ", more than the largest partition, " +
+                          size_text(t.max_partition));
+        partition = std::max(next_power_of_two(fixed + kVirtMinDefaultHeap),
+                             std::min(default_partition(req.npes), t.max_partition));
+    }
+    return std::max(partition, min_partition);
+}
+
 Layout place_virt(const Target& t, const Image& img, const PlaceRequest& req) {
     if (req.npes < 1 || req.npes > t.max_pes)
         throw Failure("-np must be between 1 and " + std::to_string(t.max_pes) + " on " + t.name + ", got " +
@@ -101,30 +132,7 @@ Layout place_virt(const Target& t, const Image& img, const PlaceRequest& req) {
     const std::string needs = "image needs " + size_text(image_end) + " (boot block, image and .bss) + " +
                               size_text(img.stack_size) + " of stack";
 
-    uint64_t partition;
-    if (req.partition_size) {
-        partition = req.partition_size;
-        if (!is_power_of_two(partition))
-            throw Failure("--partition-size " + std::to_string(partition) + " is not a power of two");
-        if (partition > t.max_partition)
-            throw Failure("--partition-size " + size_text(partition) + " is larger than the maximum, " +
-                          size_text(t.max_partition));
-        if (fixed > partition)
-            throw Failure(path + ": does not fit in a partition of " + size_text(partition) + ": the " + needs);
-    } else if (req.symmetric_size) {
-        const uint64_t heap = *req.symmetric_size;
-        if (heap > t.max_partition || fixed + heap > t.max_partition)
-            throw Failure(path + ": image too large: the " + needs + " + " + size_text(heap) +
-                          " of symmetric heap, more than the largest partition, " + size_text(t.max_partition));
-        partition = std::max<uint64_t>(MiB, next_power_of_two(fixed + heap));
-    } else {
-        // No size asked for: a generous heap within a RAM budget (docs/internals.md, "The symmetric heap").
-        if (fixed + kVirtMinDefaultHeap > t.max_partition)
-            throw Failure(path + ": image too large: the " + needs + ", more than the largest partition, " +
-                          size_text(t.max_partition));
-        partition = std::max(next_power_of_two(fixed + kVirtMinDefaultHeap),
-                             std::min(default_partition(req.npes), t.max_partition));
-    }
+    uint64_t partition = choose_partition(t, path, req, fixed, needs, MiB);
 
     // QEMU does not notice when its device tree overlaps a -device loader file (different address spaces): the
     // later writer silently wins. Keep the tree off every boot block and image; a larger partition moves it into

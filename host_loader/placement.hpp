@@ -20,6 +20,14 @@ constexpr uint64_t kVirtMinDefaultHeap = 1ull << 20;
 // The default partition for npes PEs (before the image's own needs).
 uint64_t default_partition(unsigned npes);
 
+// The partition size of a partitioned target (virt-rv64, TILE) for an image that needs `fixed` bytes of a
+// partition besides its symmetric heap (`needs` says what, for the messages): --partition-size if given (a power of
+// two, at most t.max_partition, at least `fixed`), else the smallest power of two with room for
+// SHMEM_SYMMETRIC_SIZE (--symmetric-size), else the default (default_partition, at least 1 MiB of heap); never
+// below min_partition. Throws Failure naming the image (path) when it cannot fit.
+uint64_t choose_partition(const Target& t, const std::string& path, const PlaceRequest& req, uint64_t fixed,
+                          const std::string& needs, uint64_t min_partition);
+
 Layout place_virt(const Target& t, const Image& img, const PlaceRequest& req);
 
 // The boot block for one PE, SHMEM_BOOT_BLOCK_SIZE bytes: argv's strings, then env's ("NAME=VALUE"), each ended

@@ -18,12 +18,6 @@ constexpr uint64_t kImageAlign = 64 * KiB;  // the image's end in a partition is
 
 std::string span(uint64_t lo, uint64_t hi) { return hex(lo) + ".." + hex(hi); }
 
-uint64_t next_power_of_two(uint64_t v) {
-    uint64_t p = 1;
-    while (p < v) p <<= 1;
-    return p;
-}
-
 size_t applied_relocations(const Image& img) {
     return size_t(std::count_if(img.relocations.begin(), img.relocations.end(),
                                 [](const Relocation& r) { return r.type != 0; }));  // R_TILE*_NONE: skipped
@@ -103,30 +97,7 @@ TilePlan plan_tile(const Target& t, const Image& img, const PlaceRequest& req, s
     const uint64_t fixed = image_end + img.stack_size;
     const std::string needs = "image needs " + size_text(image_end) + " (boot block, image and .bss, to a 64 KiB "
                               "boundary) + " + size_text(img.stack_size) + " of stack";
-    uint64_t partition;
-    if (req.partition_size) {
-        partition = req.partition_size;
-        if (!is_power_of_two(partition))
-            throw Failure("--partition-size " + std::to_string(partition) + " is not a power of two");
-        if (partition > t.max_partition)
-            throw Failure("--partition-size " + size_text(partition) + " is larger than the maximum, " +
-                          size_text(t.max_partition));
-        if (fixed > partition)
-            throw Failure(path + ": does not fit in a partition of " + size_text(partition) + ": the " + needs);
-    } else if (req.symmetric_size) {
-        const uint64_t heap = *req.symmetric_size;
-        if (heap > t.max_partition || fixed + heap > t.max_partition)
-            throw Failure(path + ": image too large: the " + needs + " + " + size_text(heap) +
-                          " of symmetric heap, more than the largest partition, " + size_text(t.max_partition));
-        partition = next_power_of_two(fixed + heap);
-    } else {
-        // No size asked for: virt-rv64's default, a generous heap within a budget for the run (placement.hpp).
-        if (fixed + kVirtMinDefaultHeap > t.max_partition)
-            throw Failure(path + ": image too large: the " + needs + ", more than the largest partition, " +
-                          size_text(t.max_partition));
-        partition = std::max(next_power_of_two(fixed + kVirtMinDefaultHeap),
-                             std::min(default_partition(req.npes), t.max_partition));
-    }
+    const uint64_t partition = choose_partition(t, path, req, fixed, needs, 0);  // virt-rv64's rules (placement.hpp)
 
     TilePlan plan;
     plan.npes = req.npes;
