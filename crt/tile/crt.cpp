@@ -61,13 +61,15 @@ int split_strings(char *s, uint32_t count, uint32_t len, char **out, int max)
     for (;;) __asm__ volatile("nap" ::: "memory");
 }
 
-// This tile's mesh coordinates, from SPR_TILE_COORD.
+#ifdef SHMEM_CHIP_SPR_TILE_COORD
+// This tile's mesh coordinates, from SPR_TILE_COORD (TILE-Gx: world-readable).
 void tile_coords(uint32_t &x, uint32_t &y)
 {
     const uint64_t c = uint64_t(__insn_mfspr(SHMEM_CHIP_SPR_TILE_COORD));
     x = uint32_t(c >> SHMEM_CHIP_TILE_COORD_X_SHIFT) & SHMEM_CHIP_TILE_COORD_MASK;
     y = uint32_t(c >> SHMEM_CHIP_TILE_COORD_Y_SHIFT) & SHMEM_CHIP_TILE_COORD_MASK;
 }
+#endif
 
 char *heap_top;  // malloc's break (_sbrk)
 
@@ -91,16 +93,22 @@ void shmem_crt_start(struct shmem_tile_boot_block *boot)
             .s(": oshrun and the image are of different libshmem builds").write();
         port::end_run(127);
     }
-    // Every PE's tile, row-major over the rectangle; this tile must be the one the boot block says.
+    // Every PE's tile, row-major over the rectangle; this tile must be the one the boot block says (TILE-Gx reads
+    // where it is; TILEPro tells its UDN, which may not be read: shmem_chip.h).
+    const uint32_t want_x = boot->first_x + boot->pe % boot->cols, want_y = boot->first_y + boot->pe / boot->cols;
+#ifdef SHMEM_CHIP_SPR_TILE_COORD
     uint32_t x, y;
     tile_coords(x, y);
-    const uint32_t want_x = boot->first_x + boot->pe % boot->cols, want_y = boot->first_y + boot->pe / boot->cols;
     if (x != want_x || y != want_y) {
         Message().s("libshmem: PE ").u(boot->pe).s(": started on tile (").u(x).s(", ").u(y)
             .s("), but its boot block is for tile (").u(want_x).s(", ").u(want_y)
             .s("): the boot firmware started the tiles at the wrong images").write();
         port::end_run(127);
     }
+#else
+    __insn_mtspr(SHMEM_CHIP_SPR_UDN_TILE_COORD,
+                 want_x << SHMEM_CHIP_TILE_COORD_X_SHIFT | want_y << SHMEM_CHIP_TILE_COORD_Y_SHIFT);
+#endif
     for (uint32_t pe = 0; pe < boot->npes; ++pe)
         g.udn_header[pe] = port::udn::header(boot->first_x + pe % boot->cols, boot->first_y + pe / boot->cols);
     // TILEPro demultiplexes on a tag word: the port's tag goes to queue 0 (udn.hpp).

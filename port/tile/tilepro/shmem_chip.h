@@ -10,8 +10,10 @@
 #define SHMEM_CHIP_WORD uint32_t     /* a register, a UDN word */
 
 /* SPRs (binutils opcodes/tilepro-opc.c, tilepro_sprs[]) */
-#define SHMEM_CHIP_SPR_TILE_COORD 0x0c1a /* UDN_TILE_COORD: y in bits [17:7], x in bits [28:18] (Linux hardwall.c
-                                          * writes it so; TILE_COORD 0x4c17 may not be readable below PL2) */
+/* No identity check on TILEPro: TILE_COORD (0x4c17) is in the configuration group, which the program's protection
+ * level may not read. The startup code writes the UDN's own idea of where the tile is instead, UDN_TILE_COORD,
+ * from the boot block, as Linux's reset_xdn_network_state does (y in bits [17:7], x in bits [28:18]). */
+#define SHMEM_CHIP_SPR_UDN_TILE_COORD 0x0c1a
 #define SHMEM_CHIP_SPR_CYCLE_HIGH 0x4e06
 #define SHMEM_CHIP_SPR_CYCLE_LOW 0x4e07
 #define SHMEM_CHIP_TILE_COORD_X_SHIFT 18
