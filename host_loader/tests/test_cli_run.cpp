@@ -11,6 +11,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "test_env.hpp"
 #include "cli.hpp"
 #include "common.hpp"
 #include "console_records.hpp"
@@ -373,7 +374,8 @@ protected:
         return path;
     }
     int oshrun(const std::string& args, const std::string& env = "") {
-        const std::string cmd = env + " " + std::string(OSHRUN_PATH) + " " + args + " >" + dir.path() + "/out 2>" +
+        const std::string cmd = oshrun_test::without_shmem_environment() + " " + env + " " + std::string(OSHRUN_PATH) +
+                                " " + args + " >" + dir.path() + "/out 2>" +
                                 dir.path() + "/err";
         const int status = std::system(cmd.c_str());
         out = slurp(dir.path() + "/out");

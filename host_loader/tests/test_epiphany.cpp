@@ -15,6 +15,7 @@
 #include <sstream>
 #include <unordered_map>
 
+#include "test_env.hpp"
 #include "common.hpp"
 #include "console_records.hpp"
 #include "elf_builder.hpp"
@@ -807,7 +808,8 @@ protected:
     std::string out, err;
 
     int oshrun(const std::string& args, const std::string& env = "") {
-        const std::string cmd = env + " " + OSHRUN_PATH + " " + args + " >" + dir.path() + "/out 2>" + dir.path() + "/err";
+        const std::string cmd = oshrun_test::without_shmem_environment() + " " + env + " " + OSHRUN_PATH + " " + args +
+                                " >" + dir.path() + "/out 2>" + dir.path() + "/err";
         const int status = std::system(cmd.c_str());
         out = slurp(dir.path() + "/out");
         err = slurp(dir.path() + "/err");

@@ -12,6 +12,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "test_env.hpp"
 #include "cli.hpp"
 #include "common.hpp"
 #include "elf_builder.hpp"
@@ -984,7 +985,8 @@ protected:
 
     int oshrun(const std::string& args, const std::string& env = "") {
         const std::string cmd =
-            env + " " + OSHRUN_PATH + " " + args + " >" + dir.path() + "/out 2>" + dir.path() + "/err";
+            oshrun_test::without_shmem_environment() + " " + env + " " + OSHRUN_PATH + " " + args + " >" + dir.path() +
+            "/out 2>" + dir.path() + "/err";
         const int status = std::system(cmd.c_str());
         out = slurp(dir.path() + "/out");
         err = slurp(dir.path() + "/err");
