@@ -9,6 +9,7 @@
 
 #include <chrono>
 #include <csignal>
+#include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <thread>
@@ -187,8 +188,18 @@ TEST(EsimStart, SessionNamesAreRandom) {
     std::string a, b;
     in >> a >> b;
     EXPECT_NE(a, b);
-    EXPECT_EQ(a.size(), std::string("oshrun-").size() + 16) << a;
-    EXPECT_EQ(a.find(std::to_string(getpid())), std::string::npos) << a;
+    for (const std::string& name : {a, b}) {
+        ASSERT_EQ(name.size(), std::string("oshrun-").size() + 16) << name;
+        EXPECT_EQ(name.substr(0, 7), "oshrun-");
+        EXPECT_EQ(name.find_first_not_of("0123456789abcdef", 7), std::string::npos) << name;
+    }
+    // Not derived from the pid or from each other: names made of the pid and a counter would share their start
+    // (two random names share 8 hex digits once in 4 billion). (Looking for the pid's digits in a random name
+    // instead fails now and then: 16 random hex digits hold a given 3-digit number about once in 300 names.)
+    EXPECT_NE(a.substr(7, 8), b.substr(7, 8)) << a << " " << b;
+    char pid_hex[17];
+    std::snprintf(pid_hex, sizeof pid_hex, "%016llx", static_cast<unsigned long long>(getpid()));
+    EXPECT_NE(a.substr(7), pid_hex);
 }
 
 }  // namespace
