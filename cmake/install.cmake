@@ -36,23 +36,29 @@ if(NOT DEFINED SHMEM_CXX_RUNTIME)
   set(SHMEM_CXX_RUNTIME none)
 endif()
 
-# oshcc.conf (sourced by bin/oshcc, bin/oshc++)
+# oshcc.conf (sourced by bin/oshcc, bin/oshc++): every value in single quotes, each ' in it written as '\'' so that
+# a note or a path with an apostrophe stays one shell word.
+foreach(_v SHMEM_TARGET_NOTE SHMEM_USER_ARCH_FLAGS SHMEM_USER_CFLAGS SHMEM_USER_CXXFLAGS SHMEM_USER_LDFLAGS)
+  string(REPLACE "'" "'\\''" _q_${_v} "${${_v}}")
+endforeach()
+string(REPLACE "'" "'\\''" _q_cc "${CMAKE_C_COMPILER}")
+string(REPLACE "'" "'\\''" _q_cxx "${CMAKE_CXX_COMPILER}")
 set(_conf "${_gen}/oshcc.conf")
 file(WRITE "${_conf}"
   "# oshcc/oshc++ settings for ${SHMEM_TARGET} (written by libshmem's build). @PREFIX@: the installed prefix;\n"
   "# @LIBDIR@: its lib/${SHMEM_TARGET}.\n"
   "SHMEM_VERSION='${PROJECT_VERSION}'\n"
-  "SHMEM_CC='${CMAKE_C_COMPILER}'\n"
-  "SHMEM_CXX='${CMAKE_CXX_COMPILER}'\n"
+  "SHMEM_CC='${_q_cc}'\n"
+  "SHMEM_CXX='${_q_cxx}'\n"
   "SHMEM_CXX_RUNTIME='${SHMEM_CXX_RUNTIME}'\n"
-  "SHMEM_ARCH_FLAGS='${SHMEM_USER_ARCH_FLAGS}'\n"
-  "SHMEM_CFLAGS='${SHMEM_USER_CFLAGS}'\n"
-  "SHMEM_CXXFLAGS='${SHMEM_USER_CXXFLAGS}'\n"
-  "SHMEM_LDFLAGS='${SHMEM_USER_LDFLAGS}'\n"
+  "SHMEM_ARCH_FLAGS='${_q_SHMEM_USER_ARCH_FLAGS}'\n"
+  "SHMEM_CFLAGS='${_q_SHMEM_USER_CFLAGS}'\n"
+  "SHMEM_CXXFLAGS='${_q_SHMEM_USER_CXXFLAGS}'\n"
+  "SHMEM_LDFLAGS='${_q_SHMEM_USER_LDFLAGS}'\n"
   "SHMEM_LINKER_SCRIPT='${_lds_name}'\n"
   "SHMEM_DRAM_CODE_SCRIPT='${_dram_name}'\n"
   "SHMEM_LIBS='-lshmem'\n"
-  "SHMEM_NOTE='${SHMEM_TARGET_NOTE}'\n")
+  "SHMEM_NOTE='${_q_SHMEM_TARGET_NOTE}'\n")
 
 # pkg-config: prefix from the .pc file's own directory (pkg-config's pcfiledir), so the prefix can move.
 string(REPLACE "@PREFIX@" "\${prefix}" _pc_cflags "${SHMEM_USER_ARCH_FLAGS} ${SHMEM_USER_CFLAGS}")
