@@ -21,34 +21,7 @@ std::vector<uint8_t> make_virt_boot_block(unsigned pe, unsigned npes, unsigned l
     if (argv.size() > size_t(SHMEM_MAX_ARGS))
         throw Failure("too many program arguments: " + std::to_string(argv.size()) + " strings with argv[0], at most " +
                       std::to_string(SHMEM_MAX_ARGS) + " fit in the boot block");
-    // argv's strings, then the environment's, each with its NUL, in args[].
-    const auto bytes_of = [](const std::vector<std::string>& strings) {
-        size_t total = 0;
-        for (const std::string& s : strings) total += s.size() + 1;
-        return total;
-    };
-    const size_t args_len = bytes_of(argv), env_len = bytes_of(env);
-    if (args_len + env_len > sizeof b.args) {
-        if (env.empty())
-            throw Failure("program arguments too long: they need " + std::to_string(args_len) +
-                          " bytes with their NULs (argv[0] included), the boot block holds " +
-                          std::to_string(sizeof b.args));
-        throw Failure("program arguments and environment too long for the boot block: the arguments need " +
-                      std::to_string(args_len) + " bytes with their NULs (argv[0] included), the environment (" +
-                      std::to_string(env.size()) + " variables: SHMEM_* and -x) " + std::to_string(env_len) +
-                      ", together " + std::to_string(args_len + env_len) + "; the boot block holds " +
-                      std::to_string(sizeof b.args));
-    }
-    size_t used = 0;
-    for (const std::vector<std::string>* strings : {&argv, &env})
-        for (const std::string& s : *strings) {
-            std::memcpy(b.args + used, s.c_str(), s.size() + 1);
-            used += s.size() + 1;
-        }
-    b.argc = uint32_t(argv.size());
-    b.args_len = uint32_t(args_len);
-    b.envc = uint32_t(env.size());
-    b.env_len = uint32_t(env_len);
+    put_boot_strings(b, argv, env, "the boot block");
     std::vector<uint8_t> bytes(sizeof b);
     std::memcpy(bytes.data(), &b, sizeof b);
     return bytes;

@@ -1,6 +1,11 @@
 // Placement on QEMU virt (RISC-V 64): partition size, one partition per PE, boot blocks, RAM size.
 #pragma once
 
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "common.hpp"
 #include "target.hpp"
 
 namespace oshrun {
@@ -29,6 +34,41 @@ uint64_t choose_partition(const Target& t, const std::string& path, const PlaceR
                           const std::string& needs, uint64_t min_partition);
 
 Layout place_virt(const Target& t, const Image& img, const PlaceRequest& req);
+
+// argv's strings, then env's, each ended by a NUL, into a boot block's args[] (virt-rv64's, TILE's: fields argc,
+// args_len, envc, env_len, args), which must be zeroed. Throws Failure if they do not fit; the message says how many
+// bytes each part needs and what `block` ("the boot block") holds.
+template <class BootBlock>
+void put_boot_strings(BootBlock& b, const std::vector<std::string>& argv, const std::vector<std::string>& env,
+                      const std::string& block) {
+    const auto bytes_of = [](const std::vector<std::string>& strings) {
+        size_t total = 0;
+        for (const std::string& s : strings) total += s.size() + 1;
+        return total;
+    };
+    const size_t args_len = bytes_of(argv), env_len = bytes_of(env);
+    if (args_len + env_len > sizeof b.args) {
+        if (env.empty())
+            throw Failure("program arguments too long: they need " + std::to_string(args_len) +
+                          " bytes with their NULs (argv[0] included), " + block + " holds " +
+                          std::to_string(sizeof b.args));
+        throw Failure("program arguments and environment too long for " + block + ": the arguments need " +
+                      std::to_string(args_len) + " bytes with their NULs (argv[0] included), the environment (" +
+                      std::to_string(env.size()) + " variables: SHMEM_* and -x) " + std::to_string(env_len) +
+                      ", together " + std::to_string(args_len + env_len) + "; " + block + " holds " +
+                      std::to_string(sizeof b.args));
+    }
+    size_t used = 0;
+    for (const std::vector<std::string>* strings : {&argv, &env})
+        for (const std::string& s : *strings) {
+            std::memcpy(b.args + used, s.c_str(), s.size() + 1);
+            used += s.size() + 1;
+        }
+    b.argc = uint32_t(argv.size());
+    b.args_len = uint32_t(args_len);
+    b.envc = uint32_t(env.size());
+    b.env_len = uint32_t(env_len);
+}
 
 // The boot block for one PE, SHMEM_BOOT_BLOCK_SIZE bytes: argv's strings, then env's ("NAME=VALUE"), each ended
 // by a NUL. Throws Failure if argv has more than SHMEM_MAX_ARGS strings or the strings do not fit (the message says

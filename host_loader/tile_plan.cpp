@@ -41,40 +41,13 @@ std::vector<uint8_t> make_tile_boot_block(const TilePlan& plan, unsigned pe, con
     b.cols = plan.cols;
     b.rows = plan.rows;
     b.stack_size = plan.stack_size;
-    // argv's strings, then the environment's, each with its NUL, in args[].
-    const auto bytes_of = [](const std::vector<std::string>& strings) {
-        size_t total = 0;
-        for (const std::string& s : strings) total += s.size() + 1;
-        return total;
-    };
-    const size_t args_len = bytes_of(argv), env_len = bytes_of(env);
     if (argv.size() > SHMEM_TILE_MAX_ARGS)
         throw Failure("too many program arguments for a TILE PE: " + std::to_string(argv.size()) +
                       " with argv[0]; the startup code takes " + std::to_string(SHMEM_TILE_MAX_ARGS));
     if (env.size() > SHMEM_TILE_MAX_ENV)
         throw Failure("too many environment variables for a TILE PE: " + std::to_string(env.size()) +
                       " (SHMEM_* and -x); the startup code takes " + std::to_string(SHMEM_TILE_MAX_ENV));
-    if (args_len + env_len > sizeof b.args) {
-        if (env.empty())
-            throw Failure("program arguments too long for the TILE boot block: they need " + std::to_string(args_len) +
-                          " bytes with their NULs (argv[0], the program path as given, included); " +
-                          std::to_string(sizeof b.args) + " fit");
-        throw Failure("program arguments and environment too long for the TILE boot block: the arguments need " +
-                      std::to_string(args_len) + " bytes with their NULs (argv[0] included), the environment (" +
-                      std::to_string(env.size()) + " variables: SHMEM_* and -x) " + std::to_string(env_len) +
-                      ", together " + std::to_string(args_len + env_len) + "; " + std::to_string(sizeof b.args) +
-                      " fit");
-    }
-    size_t used = 0;
-    for (const std::vector<std::string>* strings : {&argv, &env})
-        for (const std::string& s : *strings) {
-            std::memcpy(b.args + used, s.c_str(), s.size() + 1);
-            used += s.size() + 1;
-        }
-    b.argc = uint32_t(argv.size());
-    b.args_len = uint32_t(args_len);
-    b.envc = uint32_t(env.size());
-    b.env_len = uint32_t(env_len);
+    put_boot_strings(b, argv, env, "the TILE boot block");
     std::vector<uint8_t> bytes(sizeof b);
     std::memcpy(bytes.data(), &b, sizeof b);
     return bytes;

@@ -853,14 +853,14 @@ TEST_F(TilePlanTest, ArgumentsMustFit) {
     r.argv[1] += 'a';
     Failure f = failure([&] { plan_tile(gx(), gx_image, r); });
     EXPECT_EQ(f.status, 2);
-    EXPECT_EQ(std::string(f.what()), "program arguments too long for the TILE boot block: they need 4009 bytes with "
-                                     "their NULs (argv[0], the program path as given, included); 4008 fit");
+    EXPECT_EQ(std::string(f.what()), "program arguments too long: they need 4009 bytes with their NULs (argv[0] "
+                                     "included), the TILE boot block holds 4008");
     r.argv = {"app.elf", std::string(3000, 'a')};
     r.env = {"SHMEM_BIG=" + std::string(1100, 'b')};
     EXPECT_EQ(std::string(failure([&] { plan_tile(gx(), gx_image, r); }).what()),
               "program arguments and environment too long for the TILE boot block: the arguments need 3009 bytes with "
               "their NULs (argv[0] included), the environment (1 variables: SHMEM_* and -x) 1111, together 4120; "
-              "4008 fit");
+              "the TILE boot block holds 4008");
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -1114,7 +1114,8 @@ TEST_F(TileOshrun, Refusals) {
                     "relocations 5\n");
     EXPECT_EQ(le64(slurp_bytes(boot + "/pe1.image"), 0x2020), 0x14012080u);
     EXPECT_EQ(oshrun("--target tilegx --dry-run " + image + " " + std::string(4100, 'a')), 2);
-    EXPECT_HAS(err, "too long for the TILE boot block");
+    EXPECT_HAS(err, "program arguments too long: they need 4128 bytes with their NULs (argv[0] included), the TILE "
+                    "boot block holds 4008");
 }
 
 }  // namespace
