@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <algorithm>
 #include <cstring>
 #include <deque>
 #include <random>
@@ -196,8 +197,9 @@ TEST(TileUdn, DisseminationOverInboxesSynchronises)
                 // a receive would stall: take the message only once it is there (or already sorted in)
                 const uint32_t want = 1u << (parity * 16 + p.round);
                 while ((p.inbox.rounds & want) == 0 && !p.q.words.empty()) {
-                    ASSERT_TRUE(p.inbox.put(p.q.words.front())) << "n " << n << ", PE " << i;
+                    const udn::word w = p.q.words.front();
                     p.q.words.pop_front();
+                    ASSERT_TRUE(p.inbox.put(w, std::ref(p.q))) << "n " << n << ", PE " << i;
                 }
                 if ((p.inbox.rounds & want) == 0) continue;
                 ASSERT_TRUE(p.inbox.take_round(parity, p.round, std::ref(p.q)));
@@ -217,5 +219,247 @@ TEST(TileUdn, DisseminationOverInboxesSynchronises)
             EXPECT_EQ(pes[i].inbox.rounds, 0u);
             EXPECT_TRUE(pes[i].q.words.empty());
         }
+    }
+}
+
+// ---- channel messages ------------------------------------------------------------------------------------------
+
+// A channel message: its first word names the channel's offset (8-byte units under the tag), the value follows in
+// one word (TILE-Gx) or two (TILEPro, low half first); the header's length counts them all.
+TEST(TileUdn, ChannelWordsRoundTripAndAreDistinct)
+{
+    const bool gx = std::string(TILE_VARIANT) == "tilegx";
+    EXPECT_EQ(udn::message_words, gx ? 2u : 3u);
+    EXPECT_EQ((udn::header(2, 3) + (udn::message_words - 1)) & 0x7f, gx ? 2u : 4u);  // TILEPro: + the tag word
+    for (uintptr_t off : {uintptr_t(0), uintptr_t(8), uintptr_t(0x1000), uintptr_t(0x7ffff8), uintptr_t(0x3fffff8)}) {
+        ASSERT_TRUE(udn::channel_offset_fits(off)) << off;
+        const udn::word w = udn::channel_word(off);
+        EXPECT_TRUE(udn::is_channel_word(w));
+        EXPECT_EQ(udn::channel_offset(w), off);
+        EXPECT_FALSE(udn::is_wake_word(w));
+        EXPECT_EQ(udn::barrier_bit(w), -1);
+    }
+    EXPECT_FALSE(udn::channel_offset_fits(4));  // not 8-byte aligned
+    const uintptr_t too_far = uintptr_t(8) << udn::tag_shift;
+    if (too_far != 0) {
+        EXPECT_FALSE(udn::channel_offset_fits(too_far));
+    }
+    for (unsigned pe = 0; pe < 64; ++pe) EXPECT_FALSE(udn::is_channel_word(udn::wake_word(pe)));
+    EXPECT_FALSE(udn::is_channel_word(udn::barrier_word(1, 5)));
+}
+
+namespace {
+// What the core's handler saw (Inbox::deliver is a plain function pointer).
+std::vector<std::pair<uintptr_t, uint64_t>> delivered;
+bool record(uintptr_t offset, uint64_t value)
+{
+    delivered.emplace_back(offset, value);
+    return offset != 0x88;  // the test's "channel nobody expects"
+}
+
+// The words of a channel message as the queue holds them (the header and TILEPro's tag are the network's).
+void push_message(std::deque<udn::word> &q, uintptr_t offset, uint64_t value)
+{
+    q.push_back(udn::channel_word(offset));
+    q.push_back(udn::word(value));
+    if (udn::value_words == 2) q.push_back(udn::word(value >> 32));
+}
+}  // namespace
+
+// Messages are delivered whole and in order from any receive, barrier rounds and wake-ups are kept as before, a
+// wait's event is a wake-up or a message, and a message for no channel, or with no handler set, is stray.
+TEST(TileUdn, InboxDeliversChannelMessages)
+{
+    delivered.clear();
+    udn::Inbox inbox;
+    inbox.deliver = record;
+    FakeQueue q;
+    push_message(q.words, 0x40, 0x1122334455667788ull);
+    q.words.push_back(udn::barrier_word(0, 1));
+    push_message(q.words, 0x40, 7);
+    q.words.push_back(udn::wake_word(2));
+    ASSERT_TRUE(inbox.take_round(0, 1, std::ref(q)));
+    ASSERT_EQ(delivered.size(), 1u);
+    EXPECT_EQ(delivered[0], std::make_pair(uintptr_t(0x40), uint64_t(0x1122334455667788ull)));
+    EXPECT_EQ(inbox.take_event(std::ref(q)), udn::Event::message);
+    EXPECT_EQ(delivered.size(), 2u);
+    EXPECT_EQ(delivered[1].second, 7u);
+    EXPECT_EQ(inbox.take_event(std::ref(q)), udn::Event::wake);
+    EXPECT_TRUE(q.words.empty());
+    EXPECT_EQ(inbox.wakes, 0u);
+
+    push_message(q.words, 0x88, 1);  // the handler refuses it
+    EXPECT_EQ(inbox.take_event(std::ref(q)), udn::Event::none);
+    EXPECT_TRUE(udn::is_channel_word(inbox.last));
+    udn::Inbox no_handler;
+    push_message(q.words, 0x40, 1);
+    EXPECT_FALSE(no_handler.take_wake(std::ref(q)));
+}
+
+// The whole protocol of one receiving PE, simulated under random interleavings: channel senders that send messages
+// while they have credit, writers that store to memory and then claim the receiver's sleep (notify), and the
+// receiver running udn::sleep_until (the port's wait) with conditions that poll the queue as the core's do. Every
+// fence and every receive on an empty queue lets the others run. Checks: every value arrives, in order; the
+// receiver never sleeps with nothing able to wake it (the simulation would find nobody to run); at most one
+// wake-up is ever in the queue and the queue never holds more than the budget's words plus it; at the end nothing
+// is left over. (Each of three mutations of sleep_until fails it: no claim after a message, no word taken for a
+// claim at the end, `awake` cleared after the look.)
+namespace {
+struct ChannelSim {
+    struct Chan {
+        unsigned slots;
+        uint64_t next_send = 0;   // sender: values sent
+        uint64_t acked = 0;       // sender's copy: values taken (the receiver stores it)
+        std::deque<uint64_t> slots_in_use;  // receiver's copy: arrived, not taken
+        uint64_t next_recv = 0;
+    };
+    std::mt19937 rng;
+    std::deque<udn::word> q;
+    size_t max_q = 0, budget = 0;
+    uint32_t awake = 1;           // the receiver's
+    uint64_t flag = 0, target = 0;  // a memory word the receiver waits for, and the value it waits for
+    bool writer_owes_notify = false;
+    std::vector<Chan> chans;
+    udn::Inbox inbox;
+    bool stuck = false, bad = false;
+    uint64_t per_channel;
+
+    void push(udn::word w)
+    {
+        q.push_back(w);
+        max_q = std::max(max_q, q.size());
+        unsigned wakes = 0;
+        for (udn::word x : q) wakes += udn::is_wake_word(x);
+        if (wakes > 1) bad = true;
+    }
+    // One step of someone other than the receiver; false if nobody can move.
+    bool step()
+    {
+        std::vector<int> can;
+        for (size_t c = 0; c < chans.size(); ++c)
+            if (chans[c].next_send < per_channel && chans[c].next_send - chans[c].acked < chans[c].slots)
+                can.push_back(int(c));
+        if (flag < target && !writer_owes_notify) can.push_back(-1);
+        if (writer_owes_notify) can.push_back(-2);
+        if (can.empty()) return false;
+        const int who = can[rng() % can.size()];
+        if (who >= 0) {
+            Chan &c = chans[size_t(who)];
+            const uint64_t v = (uint64_t(who) << 40) + c.next_send++ + 0x100000000ull;
+            push(udn::channel_word(uintptr_t(who) * 128));
+            push(udn::word(v));
+            if (udn::value_words == 2) push(udn::word(v >> 32));
+        } else if (who == -1) {
+            ++flag;  // store, then mf, then the notify below as a separate step
+            writer_owes_notify = true;
+        } else {
+            writer_owes_notify = false;
+            if (awake == 0) {  // the look, then the claim
+                const uint32_t old = awake;
+                awake = 1;
+                if (old == 0) push(udn::wake_word(5));
+            }
+        }
+        return true;
+    }
+    void maybe_others()
+    {
+        for (unsigned k = rng() % 3; k > 0; --k) step();
+    }
+    // The Sleeper interface.
+    void clear_awake() { awake = 0; }
+    void fence() { maybe_others(); }
+    uint32_t claim_awake()
+    {
+        const uint32_t old = awake;
+        awake = 1;
+        return old;
+    }
+    udn::word receive()
+    {
+        while (q.empty())
+            if (!step()) {
+                stuck = true;  // asleep with nobody left to wake it
+                return udn::wake_word(0);
+            }
+        const udn::word w = q.front();
+        q.pop_front();
+        return w;
+    }
+    void poll()
+    {
+        while (!q.empty()) {
+            const udn::word w = receive();
+            if (!inbox.put(w, [this] { return receive(); })) bad = true;
+        }
+    }
+};
+ChannelSim *sim;
+bool sim_deliver(uintptr_t offset, uint64_t value)
+{
+    const size_t c = offset / 128;
+    if (offset % 128 != 0 || c >= sim->chans.size()) return false;
+    ChannelSim::Chan &ch = sim->chans[c];
+    if (ch.slots_in_use.size() >= ch.slots) return false;  // more in flight than credits allow
+    ch.slots_in_use.push_back(value);
+    return true;
+}
+
+void run_channel_sim(unsigned seed, std::vector<unsigned> slots, uint64_t per_channel)
+{
+    ChannelSim s;
+    sim = &s;
+    s.rng.seed(seed);
+    s.per_channel = per_channel;
+    for (unsigned k : slots) {
+        s.chans.emplace_back();
+        s.chans.back().slots = k;
+        s.budget += k * udn::message_words;
+    }
+    s.inbox.deliver = sim_deliver;
+    uint64_t remaining = per_channel * slots.size();
+    while (remaining > 0 && !s.stuck && !s.bad) {
+        if (s.rng() % 4 == 0) {
+            // wait for the memory word (a flag the writer stores, then notifies about)
+            ++s.target;
+            ASSERT_TRUE(udn::sleep_until(s, s.inbox, [&s] { return s.flag >= s.target; })) << "seed " << seed;
+            continue;
+        }
+        // receive from a channel that still has values coming, as the core's recv: poll, then look
+        size_t c = s.rng() % s.chans.size();
+        while (s.chans[c].next_recv == per_channel) c = (c + 1) % s.chans.size();
+        ChannelSim::Chan &ch = s.chans[c];
+        ASSERT_TRUE(udn::sleep_until(s, s.inbox, [&] {
+            s.poll();
+            return !ch.slots_in_use.empty();
+        })) << "seed " << seed << ", stray word " << std::hex << s.inbox.last;
+        if (s.stuck) break;
+        ASSERT_EQ(ch.slots_in_use.front(), (uint64_t(c) << 40) + ch.next_recv + 0x100000000ull) << "seed " << seed;
+        ch.slots_in_use.pop_front();
+        ++ch.next_recv;
+        ch.acked = ch.next_recv;  // the receiver's store into the sender's copy
+        --remaining;
+        s.maybe_others();
+    }
+    ASSERT_FALSE(s.stuck) << "seed " << seed << ": the receiver slept with nobody able to wake it";
+    ASSERT_FALSE(s.bad) << "seed " << seed << ": two wake-ups in the queue at once, or a stray word";
+    s.target = s.flag;  // let the writer finish
+    while (s.step()) {
+    }
+    s.poll();
+    EXPECT_TRUE(s.q.empty()) << "seed " << seed;
+    EXPECT_EQ(s.inbox.wakes, 0u) << "seed " << seed << ": a wake-up left over (a claim whose word nobody took)";
+    EXPECT_LE(s.max_q, s.budget + 1) << "seed " << seed;
+}
+}  // namespace
+
+TEST(TileUdn, SleepWithChannelMessagesLosesNothing)
+{
+    for (unsigned seed = 1; seed <= 300; ++seed) {
+        const unsigned n = 1 + seed % 4;
+        std::vector<unsigned> slots;
+        for (unsigned i = 0; i < n; ++i) slots.push_back(1 + (seed * 7 + i * 3) % 8);
+        run_channel_sim(seed, slots, 40);
+        if (HasFatalFailure()) return;
     }
 }

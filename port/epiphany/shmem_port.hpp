@@ -29,6 +29,14 @@ inline constexpr const char name[] = SHMEM_CHIP_NAME;
 inline constexpr bool has_native_atomics = false;  // TESTSET only: AMOs are per-type TESTSET locks
 inline constexpr bool has_hw_barrier = true;       // WAND (all cores of the chip must take part)
 inline constexpr bool has_dma = true;              // two DMA channels per core
+// No message network for the shmemx channels (has_msg_channel): they run over shared memory. Declared, never
+// defined: the library names these only in branches that has_msg_channel = false discards.
+inline constexpr bool has_msg_channel = false;
+inline constexpr unsigned msg_words = 0, msg_budget = 0;
+bool msg_fits(const void *object);
+void msg_send(int pe, const void *object, uint64_t value);
+void msg_poll();
+void set_msg_handler(bool (*handler)(void *object, uint64_t value));
 inline constexpr int max_pes = SHMEM_CHIP_MAX_PES;
 inline constexpr int chip_cores = SHMEM_CHIP_ROWS * SHMEM_CHIP_COLS;
 

@@ -113,10 +113,30 @@ void udn_stray_word(udn::word w)
 {
     Message()
         .s("libshmem: PE ").u(uint64_t(geometry.pe)).s(": UDN queue 0 received ").x(uint64_t(w))
-        .s(", which is not a libshmem message (a wake-up or a barrier round was expected): another program uses ")
+        .s(", which is not a libshmem message (a wake-up, a barrier round or a channel message was expected): ")
+        .s("another program uses ")
         .s("this tile's UDN queue 0, or a header went to the wrong tile")
         .write();
     end_run(70);
+}
+
+// ---- channel messages --------------------------------------------------------------------------------------
+
+namespace {
+MsgHandler msg_handler;
+
+// The inbox's view: an offset in this PE's partition. One beyond the partition is stray.
+bool deliver_at(uintptr_t offset, uint64_t value)
+{
+    if (offset > geometry.mask) return false;
+    return msg_handler(reinterpret_cast<void *>(geometry.base + offset), value);
+}
+}  // namespace
+
+void set_msg_handler(MsgHandler handler)
+{
+    msg_handler = handler;
+    inbox.deliver = deliver_at;
 }
 
 // ---- the UDN barrier ------------------------------------------------------------------------------------

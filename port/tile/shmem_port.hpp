@@ -41,6 +41,8 @@ inline constexpr bool has_dma = false;        // _nbi transfers complete before 
 inline constexpr size_t dma_min = 0;
 void dma_copy(unsigned ch, void *dst, const void *src, size_t n);
 void quiet_channel(unsigned ch);
+// The shmemx channels' data travel as UDN messages (has_msg_channel; the "channel messages" section below).
+inline constexpr bool has_msg_channel = true;
 inline constexpr int max_pes = SHMEM_CHIP_MAX_PES;
 inline constexpr uint32_t clock_hz = SHMEM_CHIP_HZ;
 
@@ -135,6 +137,7 @@ inline uint64_t cycles()
 // word may be left over (a stale word would end a later sleep early, harmlessly, but unbounded stale words would
 // fill the queue and stall their senders). `awake` (symmetric, one per PE) makes it exact:
 //   waiter:  loop { awake = 0; mf; if (done()) { if (swap_in_one(&awake) != 0) receive; break; } receive }
+//   (udn::sleep_until; a channel message that ends the receive is not a claim, see there)
 //   writer:  store the data; mf; if (target's awake == 0 && swap_in_one(&target's awake) == 0) send a word
 // A writer that changes `awake` from 0 to 1 has claimed the sleep and owes exactly one word, which the waiter
 // receives whether or not it still needs it; a writer that finds `awake` nonzero owes nothing, and its data is
@@ -167,6 +170,14 @@ inline void receive_wake()
     if (!inbox.take_wake(udn_receive)) udn_stray_word(inbox.last);
 }
 
+// wait_until's sleep (udn::sleep_until) on the chip.
+struct Sleeper {
+    void clear_awake() { __atomic_store_n(&awake, 0u, __ATOMIC_RELAXED); }
+    void fence() { port::fence(); }
+    uint32_t claim_awake() { return swap_in_one(&awake); }
+    udn::word receive() { return udn_receive(); }
+};
+
 inline uint32_t *awake_of(int pe)
 {
     return reinterpret_cast<uint32_t *>(geometry.awake_base + (uintptr_t(pe) << geometry.log2));
@@ -198,15 +209,8 @@ inline void wait_until(Done done)
         return;
     }
     wait_depth = 1;
-    for (;;) {
-        __atomic_store_n(&awake, 0u, __ATOMIC_RELAXED);
-        fence();
-        if (done()) {
-            if (swap_in_one(&awake) != 0) receive_wake();  // claimed after all: take the word it owes
-            break;
-        }
-        receive_wake();
-    }
+    Sleeper s;
+    if (!udn::sleep_until(s, inbox, done)) udn_stray_word(inbox.last);
     wait_depth = 0;
 }
 // A wait whose every writer notifies after its write (the library's collective flags): the same wait.
@@ -214,6 +218,53 @@ template <class Done>
 inline void wait_notified(Done done)
 {
     wait_until(done);
+}
+
+// ---- channel messages (has_msg_channel) ------------------------------------------------------------------
+//
+// The core's shmemx channels (shmem/src/channel.cpp) send each value as one UDN message to the receiver (udn.hpp:
+// the channel's offset, then the value), which the receiver's port hands to the core's handler as it arrives: in
+// any receive (a sleep, a barrier) or in msg_poll. The data never touch shared memory, and the message itself
+// wakes a receiver asleep in a receive. Credits (the channel's slots) bound the messages in flight to a
+// receiver; the core keeps their words within msg_budget per receiving PE, so that queue 0 never fills: a full
+// queue would stall its senders in their sends, and two PEs stalled sending to each other would never receive
+// again. Channels beyond the budget fall back to shared memory.
+
+// Queue words one message occupies, and how many the channels into one PE may have in flight (shmem_chip.h).
+inline constexpr unsigned msg_words = udn::message_words;
+inline constexpr unsigned msg_budget = SHMEM_CHIP_UDN_CHANNEL_WORDS;
+// Can a message name this object of this PE's partition (8-byte aligned, its offset within the tag's range)?
+inline bool msg_fits(const void *object)
+{
+    return udn::channel_offset_fits(reinterpret_cast<uintptr_t>(object) & geometry.mask);
+}
+// The core's handler of arriving messages: the object (in this PE's partition) and the value. Set before the
+// first channel can receive one.
+using MsgHandler = bool (*)(void *object, uint64_t value);
+void set_msg_handler(MsgHandler handler);  // port.cpp
+
+// Sends `value` for the object at the address of `object` in PE pe's partition. Begins with mf: whatever this PE
+// stored before is visible to the receiver once it has the message (the channel's ordering rule).
+inline void msg_send(int pe, const void *object, uint64_t value)
+{
+    fence();
+    __tile_udn_send(geometry.udn_header[pe] + (udn::message_words - 1));  // the length is in the header's low bits
+    if constexpr (SHMEM_CHIP_UDN_TAG_WORD != 0) __tile_udn_send(udn::word(SHMEM_CHIP_UDN_TAG_WORD));
+    __tile_udn_send(udn::channel_word(reinterpret_cast<uintptr_t>(object) & geometry.mask));
+    if constexpr (udn::value_words == 1) {
+        __tile_udn_send(udn::word(value));
+    } else {
+        __tile_udn_send(udn::word(value));
+        __tile_udn_send(udn::word(value >> 32));
+    }
+}
+
+// Sorts in whatever queue 0 holds now, without waiting: channel messages are delivered, wake-ups and barrier
+// rounds kept for their waits. UDN_DATA_AVAIL has a bit per queue that is set while the queue is not empty.
+inline void msg_poll()
+{
+    while ((__insn_mfspr(SHMEM_CHIP_SPR_UDN_DATA_AVAIL) & 1) != 0)
+        if (!inbox.put(udn_receive(), udn_receive)) udn_stray_word(inbox.last);
 }
 
 // The stack guard: no memory protection is set up, so a word at the stack's lowest address (crt.cpp sets it),

@@ -29,6 +29,14 @@ inline constexpr bool has_dma = false;            // _nbi transfers complete bef
 inline constexpr size_t dma_min = 0;
 void dma_copy(unsigned ch, void *dst, const void *src, size_t n);
 void quiet_channel(unsigned ch);
+// No message network for the shmemx channels (has_msg_channel): they run over shared memory. Declared, never
+// defined: the library names these only in branches that has_msg_channel = false discards.
+inline constexpr bool has_msg_channel = false;
+inline constexpr unsigned msg_words = 0, msg_budget = 0;
+bool msg_fits(const void *object);
+void msg_send(int pe, const void *object, uint64_t value);
+void msg_poll();
+void set_msg_handler(bool (*handler)(void *object, uint64_t value));
 inline constexpr int max_pes = 512;               // QEMU virt's hart limit
 
 // Filled in by the startup code from the boot block before any constructor runs.

@@ -14,6 +14,11 @@
 // bit if it is set. If the recheck missed the count, the count's store is ordered after the recheck, so the
 // notifier's read of the mark (after its own fence) sees it set and raises the bit after the waiter cleared it:
 // wfi falls through and the waiter looks again. (The port's 1 ms timer is only a backstop.)
+//
+// On a port with a message network (port::has_msg_channel: TILE's UDN) the value travels as one message instead
+// (port::msg_send) and the receiver's port hands it to receive_message below, which stores it into the same slots
+// and counts it in `posted` itself; the receiver polls the network before it looks at `posted`. The credits and
+// `acked` are as above. Which channels do so is the receiver's choice at initialisation (message_words_used).
 #include "internal.hpp"
 
 using namespace shmem;
@@ -39,7 +44,7 @@ struct Channel {
     // Receiver's copy, stored by the sender. `posted` sits next to value[0], so the one-slot channel's value
     // and its flag are adjacent.
     uint32_t posted;            // values stored so far
-    uint32_t unused;
+    uint32_t fill_index;        // message mode only: where the receiver stores the next value that arrives
     uint64_t value[max_slots];  // value n lives in value[n mod slots]
     // Sender's copy: `acked` is stored by the receiver; `ack_wanted` is read by the receiver, 1 while the
     // sender waits for a slot, so that handing one back wakes the sender only when it waits for that (a
@@ -59,6 +64,9 @@ struct Channel {
     int32_t sender;
     int32_t receiver;
     uint32_t magic;
+    // How the values travel (port::has_msg_channel only; always mode_memory otherwise): the receiver chooses at
+    // its initialisation; the sender reads the receiver's choice at its first send.
+    uint32_t mode;
 };
 static_assert(sizeof(Channel) <= sizeof(shmemx_channel_t), "shmemx_channel_t is too small for the channel");
 static_assert(alignof(Channel) <= alignof(shmemx_channel_t), "shmemx_channel_t is less aligned than the channel");
@@ -75,8 +83,102 @@ static_assert(sizeof(Set) <= sizeof(shmemx_channel_set_t), "shmemx_channel_set_t
 
 inline Channel *chan(shmemx_channel_t *ch) { return reinterpret_cast<Channel *>(ch); }
 
+enum : uint32_t { mode_unset = 0, mode_memory = 1, mode_message = 2 };
+
 inline uint32_t load_acquire(const uint32_t *p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
 inline void store_relaxed(uint32_t *p, uint32_t v) { __atomic_store_n(p, v, __ATOMIC_RELAXED); }
+
+// ---- message channels (port::has_msg_channel) ----------------------------------------------------------------
+//
+// The port's network queue into a PE must never fill: a full queue stalls its senders inside their sends, and two
+// PEs stalled sending to each other would never receive again. The channels' credits bound the messages in flight
+// on each channel to its slots, so the receiver lets a channel use messages only while the sum over its message
+// channels of slots * port::msg_words stays within port::msg_budget; the others use shared memory. A channel's
+// share is given back when its receiver's copy is initialised again.
+unsigned message_words_used;
+
+[[noreturn]] void fail_stray_message(const void *object, const Channel *c)
+{
+    Usage u("shmemx_channel (an arriving message)");
+    u.m().s("a channel message arrived for ").p(object);
+    if (c->magic != channel_magic)
+        u.m().s(", which is not an initialised channel on this PE");
+    else if (c->receiver != port::my_pe())
+        u.m().s(", a channel received on by PE ").i(c->receiver);
+    else if (c->mode != mode_message)
+        u.m().s(", a channel this PE receives over shared memory");
+    else
+        u.m().s(", which has no free slot (").i(int(c->slots)).s(" are full)");
+    u.m().s("; expected shmemx_channel_init on the receiver, then a synchronization, before the sender's first send, ")
+        .s("and no second initialisation while values are in flight");
+    u.fail();
+}
+
+// The port's handler: a value for the channel at `object` arrived. It goes into the next slot, then `posted`
+// counts it, as the sender's stores would have done over memory.
+bool receive_message(void *object, uint64_t value)
+{
+    Channel *c = static_cast<Channel *>(object);
+    if (c->magic != channel_magic || c->receiver != port::my_pe() || c->mode != mode_message ||
+        c->posted - c->taken >= c->slots)
+        fail_stray_message(object, c);
+    const uint32_t i = c->fill_index;
+    c->value[i] = value;
+    c->fill_index = i + 1 == c->slots ? 0 : i + 1;
+    __atomic_store_n(&c->posted, c->posted + 1, __ATOMIC_RELEASE);
+    return true;
+}
+
+// shmemx_channel_init's part: the receiver chooses how its channel's values travel; the sender learns it later.
+template <bool Msg = port::has_msg_channel>
+void choose_mode(Channel *c, const Channel *old)
+{
+    if constexpr (Msg) {
+        const int me = port::my_pe();
+        if (old->magic == channel_magic && old->mode == mode_message && old->receiver == me)
+            message_words_used -= old->slots * port::msg_words;
+        if (c->receiver != me) {
+            c->mode = mode_unset;
+            return;
+        }
+        const unsigned words = c->slots * port::msg_words;
+        if (c->sender != me && port::msg_fits(c) && message_words_used + words <= port::msg_budget) {
+            port::set_msg_handler(receive_message);
+            message_words_used += words;
+            c->mode = mode_message;
+            return;
+        }
+    } else {
+        (void)old;
+    }
+    c->mode = mode_memory;
+}
+
+[[noreturn]] void fail_receiver_unset(const void *ch, const Channel *c)
+{
+    Usage u("shmemx_channel_send");
+    u.m().s("ch = ").p(ch).s(": the receiver's copy (PE ").i(c->receiver).s(") is not initialised; expected ")
+        .s("shmemx_channel_init on both endpoints and a synchronization before the first send");
+    u.fail();
+}
+
+// Sender: the first send after an initialisation reads the receiver's choice (one remote load, once).
+template <bool Msg = port::has_msg_channel>
+inline bool sends_messages(const void *ch, Channel *c)
+{
+    if constexpr (Msg) {
+        if (__builtin_expect(c->mode == mode_unset, 0)) {
+            const uint32_t m = __atomic_load_n(&c->peer->mode, __ATOMIC_RELAXED);
+            if (m != mode_memory && m != mode_message) fail_receiver_unset(ch, c);
+            c->mode = m;
+        }
+        return c->mode == mode_message;
+    } else {
+        (void)ch;
+        (void)c;
+        return false;
+    }
+}
 
 // ---- checks -------------------------------------------------------------------------------------------------
 
@@ -126,9 +228,15 @@ inline bool has_credit(Channel *c)
     return c->credit != 0;
 }
 
-// Sender, with a free slot: value, fence, count, wake.
-inline void post(Channel *c, uint64_t value)
+// Sender, with a free slot: value, fence, count, wake (or one message, which is all three).
+inline void post(const void *ch, Channel *c, uint64_t value)
 {
+    if (sends_messages(ch, c)) {
+        port::msg_send(c->receiver, c->peer, value);
+        ++c->sent;
+        --c->credit;
+        return;
+    }
     Channel *r = c->peer;
     const uint32_t i = c->send_index;
     r->value[i] = value;  // a plain store (two on a 32-bit core): nobody reads it before the count below
@@ -152,8 +260,15 @@ void wait_for_credit(Channel *c)
     store_relaxed(&c->ack_wanted, 0);  // a receiver that still reads 1 only wakes us once for nothing
 }
 
-// Receiver: is a value there? One local load and a compare.
-inline bool has_value(const Channel *c) { return load_acquire(&c->posted) != c->taken; }
+// Receiver: is a value there? One local load and a compare (a message channel first sorts in what the network
+// holds: its values are counted when they arrive).
+template <bool Msg = port::has_msg_channel>
+inline bool has_value(const Channel *c)
+{
+    if constexpr (Msg)
+        if (c->mode == mode_message) port::msg_poll();
+    return load_acquire(&c->posted) != c->taken;
+}
 
 // Receiver, with a value present: take it, give the slot back, wake the sender if it waits for one.
 inline uint64_t take(Channel *c)
@@ -186,8 +301,10 @@ inline int scan(const Set *s, int from, int to)
 
 // Receiver: the first channel of the set with a value, round robin from s->next (the one after the channel
 // served last), so a channel that has a value waits for at most n - 1 others; -1 if none has.
+template <bool Msg = port::has_msg_channel>
 inline int ready_index(const Set *s)
 {
+    if constexpr (Msg) port::msg_poll();  // message channels count their values as they are sorted in
     int i = scan(s, s->next, s->n);
     if (i < 0) i = scan(s, 0, s->next);
     // The value is read after the count that announced it (what load_acquire does in has_value).
@@ -255,12 +372,14 @@ void shmemx_channel_init(shmemx_channel_t *ch, int sender, int receiver, int slo
         u.fail();
     }
     Channel *c = chan(ch);
+    const Channel old = *c;
     *c = Channel{};
     c->credit = uint32_t(slots);
     c->slots = uint32_t(slots);
     c->sender = sender;
     c->receiver = receiver;
     c->peer = port::remote_ptr(c, port::my_pe() == receiver ? sender : receiver);
+    choose_mode(c, &old);
     c->magic = channel_magic;
 }
 
@@ -274,7 +393,7 @@ void shmemx_channel_send(shmemx_channel_t *ch, uint64_t value)
         if (c->receiver == c->sender) fail_self_deadlock(routine, ch, "full", "send");
         wait_for_credit(c);
     }
-    post(c, value);
+    post(ch, c, value);
 }
 
 int shmemx_channel_try_send(shmemx_channel_t *ch, uint64_t value)
@@ -284,7 +403,7 @@ int shmemx_channel_try_send(shmemx_channel_t *ch, uint64_t value)
     Channel *c = chan(ch);
     check_endpoint(routine, ch, c, Role::sender);
     if (!has_credit(c)) return 0;
-    post(c, value);
+    post(ch, c, value);
     return 1;
 }
 

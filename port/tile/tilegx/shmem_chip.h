@@ -22,3 +22,9 @@
 #define SHMEM_CHIP_UDN_Y_SHIFT 7
 #define SHMEM_CHIP_UDN_LENGTH 1
 #define SHMEM_CHIP_UDN_TAG_WORD 0
+
+/* UDN_DATA_AVAIL (binutils' SPR table): bit q is set while demux queue q holds a word. */
+#define SHMEM_CHIP_SPR_UDN_DATA_AVAIL 0x0b80
+/* Queue-0 words the shmemx channels into one tile may have in flight (port/tile/shmem_port.hpp). The depth of a
+ * demux queue is not in any public source; this assumes a small one (docs/tile.md says how to measure it). */
+#define SHMEM_CHIP_UDN_CHANNEL_WORDS 16
