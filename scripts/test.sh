@@ -3,7 +3,7 @@
 # every PE count, negative tests, native unit tests; then the families whose mechanism a build option changes
 # (atomics, locks, barriers, collectives) once more in the other configuration: TESTSET-lock atomics and the
 # dissemination barrier; then every target test in a Release build; then the linux target's suite (plain, ASan+UBSan,
-# TSan, and aarch64 under qemu-user); then the Epiphany builds and their suites on oshrun's Epiphany simulator;
+# TSan, the channel tests over its emulated message queue, and aarch64 under qemu-user); then the Epiphany builds and their suites on oshrun's Epiphany simulator;
 # then the TILE builds (built and placed, never run: no emulator exists); then what a user does with an installed
 # prefix (scripts/test-install.sh: oshcc, oshc++, find_package, add_subdirectory, from outside this tree); then oshrun's
 # parsers under libFuzzer for a bounded time (scripts/fuzz.sh). Extra arguments
@@ -36,6 +36,12 @@ if [ $# -eq 0 ]; then
     cmake --build "build-linux-${san%%,*}" -j"$(nproc)"
     ctest --test-dir "build-linux-${san%%,*}" --output-on-failure -j"$(nproc)" -L target
   done
+  # The channels' message path (how TILE's UDN carries them, shmem/src/channel.cpp), run here over the linux
+  # port's emulated message queue per PE: the channel tests only.
+  cmake -S . -B build-linux-msg -DSHMEM_TARGET=linux -DSHMEM_LINUX_MSG_CHANNEL=ON >/dev/null
+  cmake --build build-linux-msg -j"$(nproc)" --target libshmem_oshrun channel_pingpong channel_stream \
+    channel_many_to_one channel_try channel_negative
+  ctest --test-dir build-linux-msg --output-on-failure -j"$(nproc)" -R '^channel'
   # The peer comparison with Open MPI's OSHMEM (docs/peer.md), as a smoke run: it must produce rows for both
   # libraries; the figures are never judged.
   bash scripts/peer-bench.sh --smoke --out build-peer-smoke

@@ -1,6 +1,7 @@
 // The out-of-line part of the linux port: the barrier, the console, ending a run.
 #include <stdio.h>
 
+#include "message.hpp"
 #include "shmem_port.hpp"
 
 namespace shmem::port {
@@ -91,5 +92,79 @@ void finish(int status)
     flush_console();
     _exit(0);
 }
+
+#if SHMEM_LINUX_MSG_CHANNEL
+// ---- the emulated message network (SHMEM_LINUX_MSG_CHANNEL) -------------------------------------------------
+//
+// Each PE's queue is a ring of msg_budget words in its symmetric memory, written by any PE under the ring's lock and
+// read by its owner. A message is two words: the object's offset from the start of the receiver's symmetric memory
+// and the value. As on TILE the core keeps what is in flight to a PE within msg_budget words, so a full ring is a
+// bug of the core's accounting: reported, never waited for. A send wakes the receiver if it sleeps; the receiver
+// takes its messages in msg_poll (which the channels call before they look), not in every wait as TILE does.
+namespace {
+struct MsgQueue {
+    uint32_t lock;
+    uint32_t head;  // words written (by the senders)
+    uint32_t tail;  // words taken (by the owner)
+    uint64_t words[msg_budget];
+} msg_queue;
+bool (*msg_handler)(void *, uint64_t);
+
+void lock_queue(MsgQueue *q)
+{
+    while (test_and_set(&q->lock))
+        while (__atomic_load_n(&q->lock, __ATOMIC_RELAXED) != 0) cpu_relax();
+}
+}  // namespace
+
+bool msg_fits(const void *) { return true; }
+
+void set_msg_handler(bool (*handler)(void *, uint64_t)) { msg_handler = handler; }
+
+void msg_send(int pe, const void *object, uint64_t value)
+{
+    fence();  // what this PE stored before is visible once the receiver has the message
+    MsgQueue *q = remote_ptr(&msg_queue, pe);
+    const uintptr_t offset = reinterpret_cast<uintptr_t>(object) - reinterpret_cast<uintptr_t>(remote_ptr(
+                                                                        reinterpret_cast<void *>(geometry.static_lo), pe));
+    lock_queue(q);
+    if (q->head - q->tail + msg_words > msg_budget) {
+        detail::Message()
+            .s("libshmem: PE ").u(uint64_t(geometry.pe)).s(": the message queue of PE ").u(uint64_t(pe))
+            .s(" is full (").u(msg_budget).s(" words): the channels' budget was exceeded")
+            .write();
+        end_run(70);
+    }
+    q->words[q->head % msg_budget] = offset;
+    q->words[(q->head + 1) % msg_budget] = value;
+    __atomic_store_n(&q->head, q->head + msg_words, __ATOMIC_RELEASE);
+    clear(&q->lock);
+    fence();
+    wake_if_sleeping(pe);
+}
+
+void msg_poll()
+{
+    MsgQueue *q = &msg_queue;
+    if (__atomic_load_n(&q->head, __ATOMIC_ACQUIRE) == q->tail) return;
+    lock_queue(q);
+    const uint32_t head = q->head;
+    uint64_t taken[msg_budget];
+    uint32_t n = 0;
+    for (uint32_t t = q->tail; t != head; ++t) taken[n++] = q->words[t % msg_budget];
+    __atomic_store_n(&q->tail, head, __ATOMIC_RELEASE);
+    clear(&q->lock);
+    for (uint32_t i = 0; i < n; i += msg_words) {
+        void *object = reinterpret_cast<void *>(geometry.static_lo + uintptr_t(taken[i]));
+        if (msg_handler == nullptr || !msg_handler(object, taken[i + 1])) {
+            detail::Message()
+                .s("libshmem: PE ").u(uint64_t(geometry.pe)).s(": a message for ").x(uintptr_t(object))
+                .s(" arrived, and no channel of this PE expects it")
+                .write();
+            end_run(70);
+        }
+    }
+}
+#endif
 
 }  // namespace shmem::port

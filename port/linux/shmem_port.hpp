@@ -43,6 +43,22 @@ inline constexpr bool has_dma = false;
 inline constexpr size_t dma_min = 0;
 void dma_copy(unsigned ch, void *dst, const void *src, size_t n);
 void quiet_channel(unsigned ch);
+// The shmemx channels' values go through shared memory, unless the build sets SHMEM_LINUX_MSG_CHANNEL: then they
+// travel as messages through a small queue per PE (port.cpp), as they do over TILE's UDN, so that the core's
+// message path (shmem/src/channel.cpp) runs and is tested here. Without it the hooks are declared, never defined:
+// the library names them only in branches that has_msg_channel = false discards.
+#if SHMEM_LINUX_MSG_CHANNEL
+inline constexpr bool has_msg_channel = true;
+inline constexpr unsigned msg_words = 2;    // the object's offset, the value
+inline constexpr unsigned msg_budget = 16;  // the queue's words (as TILE's): a message beyond it is a core bug
+#else
+inline constexpr bool has_msg_channel = false;
+inline constexpr unsigned msg_words = 0, msg_budget = 0;
+#endif
+bool msg_fits(const void *object);
+void msg_send(int pe, const void *object, uint64_t value);
+void msg_poll();
+void set_msg_handler(bool (*handler)(void *object, uint64_t value));
 inline constexpr int max_pes = 512;  // what the library's tables are sized for (PEs are processes: no chip limit)
 
 // Filled in by the startup code (crt/linux/crt.cpp) before any constructor runs.

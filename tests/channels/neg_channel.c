@@ -30,6 +30,11 @@ int main(int argc, char **argv)
             (void)shmemx_channel_try_recv(&ch, &v);
         }
         if (strcmp(kind, "uninitialised") == 0) shmemx_channel_send(&never_initialised, 1);
+        /* on a port whose channels use messages: the sender's copy initialised, PE 0's (the receiver's) never */
+        if (strcmp(kind, "receiver_unset") == 0) {
+            shmemx_channel_init(&never_initialised, me, 0, 1);
+            shmemx_channel_send(&never_initialised, 1);
+        }
         if (strcmp(kind, "stack") == 0) shmemx_channel_init(&on_stack, 0, 0, 1);
         if (strcmp(kind, "slots") == 0) shmemx_channel_init(&ch, 0, 0, SHMEMX_CHANNEL_MAX_SLOTS + 1);
         if (strcmp(kind, "slots_zero") == 0) shmemx_channel_init(&ch, 0, 0, 0);
