@@ -29,6 +29,9 @@ inline constexpr const char name[] = SHMEM_CHIP_NAME;
 inline constexpr bool has_native_atomics = false;  // TESTSET only: AMOs are per-type TESTSET locks
 inline constexpr bool has_hw_barrier = true;       // WAND (all cores of the chip must take part)
 inline constexpr bool has_dma = true;              // two DMA channels per core
+// No inline small-copy path (has_copy_inline): the core calls put_bytes/get_bytes. Declared, never defined.
+inline constexpr bool has_copy_inline = false;
+bool copy_inline(void *dst, const void *src, size_t n);
 // No message network for the shmemx channels (has_msg_channel): they run over shared memory. Declared, never
 // defined: the library names these only in branches that has_msg_channel = false discards.
 inline constexpr bool has_msg_channel = false;

@@ -40,6 +40,9 @@ inline constexpr const char name[] = "linux";
 inline constexpr bool has_native_atomics = true;  // the CPU's own atomics work on shared memory
 inline constexpr bool has_hw_barrier = true;      // WAND-style: a counter in PE 0's memory, one futex to wake all
 inline constexpr bool has_dma = false;
+// No inline small-copy path (has_copy_inline): the core calls put_bytes/get_bytes. Declared, never defined.
+inline constexpr bool has_copy_inline = false;
+bool copy_inline(void *dst, const void *src, size_t n);
 inline constexpr size_t dma_min = 0;
 void dma_copy(unsigned ch, void *dst, const void *src, size_t n);
 void quiet_channel(unsigned ch);

@@ -37,6 +37,9 @@ using word_t = uintptr_t;
 inline constexpr bool has_native_atomics = SHMEM_CHIP_NATIVE_ATOMICS != 0;
 inline constexpr bool has_hw_barrier = true;  // the UDN dissemination barrier (hw_barrier, port.cpp)
 inline constexpr bool has_dma = false;        // _nbi transfers complete before they return
+// No inline small-copy path (has_copy_inline): the core calls put_bytes/get_bytes. Declared, never defined.
+inline constexpr bool has_copy_inline = false;
+bool copy_inline(void *dst, const void *src, size_t n);
 // Declared, never defined: the library names them only in branches that has_dma = false discards.
 inline constexpr size_t dma_min = 0;
 void dma_copy(unsigned ch, void *dst, const void *src, size_t n);

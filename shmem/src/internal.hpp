@@ -213,8 +213,9 @@ inline void check_stride(const char *routine, const char *arg, ptrdiff_t stride)
 // the routines write and nothing else, and the waiter polls its own memory, which costs no other core anything.
 // The library's own waits (barriers, collectives, locks, channels) are always woken by their writers.
 // AfterRmw: after a native atomic, whose own ordering notify_after_rmw may count on (linux on x86-64).
+// Inline everywhere: out of line it cost the fast paths a call and a second load of the geometry's address.
 template <bool AfterRmw = false>
-inline void notify_user_write(int pe)
+[[gnu::always_inline]] inline void notify_user_write(int pe)
 {
     if constexpr (port::user_writes_notify) {
         if (pe != port::my_pe()) {

@@ -25,14 +25,31 @@ namespace {
     return pe;
 }
 
+// The copy of a put and its notify, out of line: the fast path below calls it last (a tail call), so the entry
+// points need no stack frame when the port copies small transfers inline.
+[[gnu::noinline, maybe_unused]] void put_copy(void *dest_remote, const void *source, size_t bytes, int pe)
+{
+    port::put_bytes(dest_remote, source, bytes);
+    notify_user_write(pe);
+}
+
 [[gnu::always_inline]] inline void put(const char *routine, shmem_ctx_t ctx, void *dest, const void *source, size_t nelems,
                                        size_t size, int pe)
 {
     const size_t bytes = bytes_of(routine, "nelems", nelems, size);
     pe = check_rma(routine, ctx, "dest", dest, bytes, pe);
     if (bytes == 0) return;
-    port::put_bytes(port::remote_ptr(dest, pe), source, bytes);
-    notify_user_write(pe);
+    void *remote = port::remote_ptr(dest, pe);
+    if constexpr (port::has_copy_inline) {
+        if (port::copy_inline(remote, source, bytes)) {
+            notify_user_write(pe);
+            return;
+        }
+        put_copy(remote, source, bytes, pe);
+    } else {
+        port::put_bytes(remote, source, bytes);
+        notify_user_write(pe);
+    }
 }
 
 [[gnu::always_inline]] inline void get(const char *routine, shmem_ctx_t ctx, void *dest, const void *source, size_t nelems,
@@ -41,7 +58,12 @@ namespace {
     const size_t bytes = bytes_of(routine, "nelems", nelems, size);
     pe = check_rma(routine, ctx, "source", source, bytes, pe);
     if (bytes == 0) return;
-    port::get_bytes(dest, port::remote_ptr(source, pe), bytes);
+    const void *remote = port::remote_ptr(source, pe);
+    if constexpr (port::has_copy_inline) {
+        if (!port::copy_inline(dest, remote, bytes)) port::get_bytes(dest, remote, bytes);
+    } else {
+        port::get_bytes(dest, remote, bytes);
+    }
 }
 
 // Non-blocking: the port's DMA where it has one (templates: without DMA the branch is discarded, so the port
