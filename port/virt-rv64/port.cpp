@@ -113,7 +113,23 @@ void hw_barrier()
             if (pe != geometry.pe) wake(pe);
         return;
     }
-    wait_until([w, gen] { return __atomic_load_n(&w->generation, __ATOMIC_ACQUIRE) != gen; });
+    // The barrier's own sleep: wait_until's, less the `sleeping` word. Writers read that word to decide whether to
+    // wake a PE, and nothing a put or an AMO writes can end this wait, so a PE asleep here is not woken by every
+    // put and atomic into its memory (each such wake-up cost the target a pass through this loop). The waker
+    // above raises msip unconditionally, after advancing the generation; the protocol is wait_until's: clear
+    // msip, fence, check, wfi. The backstop timer stays armed as in every wait: under -icount QEMU gives each
+    // hart the time to the next timer deadline divided among the harts, so the timer keeps the harts' time
+    // slices short, and the channel fairness test's strict bound rests on that schedule (docs/benchmarks.md).
+    const int me = geometry.pe;
+    volatile uint32_t *mine = clint::msip(me);
+    for (;;) {
+        *mine = 0;
+        fence();
+        if (__atomic_load_n(&w->generation, __ATOMIC_ACQUIRE) != gen) break;
+        *clint::mtimecmp(me) = *clint::mtime() + clint::backstop_ticks;
+        __asm__ volatile("wfi" ::: "memory");
+    }
+    if (__atomic_load_n(&sleeping, __ATOMIC_RELAXED) == 0) *clint::mtimecmp(me) = ~uint64_t(0);
 }
 
 // The exit record is the last thing on the console: the lock is kept, so no PE writes after it (the emulator
