@@ -9,11 +9,13 @@
  *
  * Part 2, continuous load: every PE but 0 sends COUNT values as fast as it can (PE 0's own channel stays idle);
  * every value must arrive exactly once and in order per sender. The largest number of other values between two
- * values of one sender is printed: it is at most (senders - 1) whenever the senders keep up, but a sender that
- * has not refilled its slot yet when the scan passes it is rightly skipped, so the bound is asserted only with
- * the argument "strict", which the tests pass under `oshrun --icount`: there QEMU runs the harts one after the
- * other in a fixed order, and every sender refills its slot before the receiver's scan comes back to it. (On
- * a host with fewer cores than harts a sender's thread may be descheduled for a while: gaps of hundreds.) */
+ * values of one sender is printed. Free-running, it depends on the schedule: a sender that has not refilled its
+ * slot when the scan passes it is rightly skipped (a host with fewer cores than PEs gives gaps of hundreds).
+ * With the argument "strict" the rule itself is checked under the same load, on any schedule: each sender also
+ * counts its sends in PE 0's memory, and before each recv_any PE 0 waits until every sender with values left has
+ * one in its channel; then recv_any must serve exactly the sender the round robin names, and the largest gap is
+ * at most (senders - 1). (It used to be asserted only under `oshrun --icount`, whose fixed round robin of the
+ * harts made the senders keep up; that rested on QEMU's time slices, which any change of a wait's timer moved.) */
 #include <shmem.h>
 #include <shmemx.h>
 #include <string.h>
@@ -26,6 +28,7 @@ static shmemx_channel_t *chans;
 static shmemx_channel_set_t set; /* PE 0's, private */
 static int next_model;          /* PE 0: where the set's next scan starts, as the rule says */
 static int *seq_in, *remaining, *first; /* PE 0: per sender */
+static int *sent;                       /* PE 0's: sent[p] = values PE p has sent in part 2 (strict only) */
 static int strict;              /* assert the gap bound under continuous load (argv[1] == "strict") */
 
 static uint64_t value(int pe, int seq) { return ((uint64_t)pe << 32) | (uint64_t)seq; }
@@ -71,7 +74,10 @@ static void continuous(int slots, int *seq_out)
 {
     const int me = shmem_my_pe(), n = shmem_n_pes();
     if (me != 0) {
-        for (int i = 0; i < COUNT; ++i) shmemx_channel_send(&chans[me], value(me, (*seq_out)++));
+        for (int i = 0; i < COUNT; ++i) {
+            shmemx_channel_send(&chans[me], value(me, (*seq_out)++));
+            if (strict) shmem_int_atomic_inc(&sent[me], 0);
+        }
     } else if (n > 1) {
         int *last = remaining; /* reused: position of each sender's previous value, -1 before the first */
         for (int p = 0; p < n; ++p) last[p] = -1;
@@ -79,9 +85,19 @@ static void continuous(int slots, int *seq_out)
         const int total = (n - 1) * COUNT;
         int max_gap = 0;
         for (int t = 0; t < total; ++t) {
+            int expected = -1;
+            if (strict) {
+                /* every sender with values left has one in its channel: the rule names the next one exactly */
+                for (int p = 1; p < n; ++p)
+                    if (seq_in[p] - first[p] < COUNT) shmem_int_wait_until(&sent[p], SHMEM_CMP_GT, seq_in[p] - first[p]);
+                expected = next_model;
+                while (expected == 0 || seq_in[expected] - first[expected] == COUNT) expected = (expected + 1) % n;
+            }
             int index = -1;
             const uint64_t got = shmemx_channel_recv_any(&set, &index);
             CHECK(index >= 1 && index < n, "served chans[%d], which nobody sends on", index);
+            CHECK(!strict || index == expected, "K=%d, value %d of %d: served chans[%d] with every sender ready; round "
+                  "robin expects chans[%d]", slots, t, total, index, expected);
             check_value(got, index);
             if (last[index] >= 0 && t - last[index] - 1 > max_gap) max_gap = t - last[index] - 1;
             last[index] = t;
@@ -107,7 +123,8 @@ int main(int argc, char **argv)
     seq_in = shmem_malloc((size_t)n * sizeof *seq_in);
     remaining = shmem_malloc((size_t)n * sizeof *remaining);
     first = shmem_malloc((size_t)n * sizeof *first);
-    CHECK(chans != NULL && seq_in != NULL && remaining != NULL && first != NULL, "shmem_malloc");
+    sent = shmem_malloc((size_t)n * sizeof *sent);
+    CHECK(chans != NULL && seq_in != NULL && remaining != NULL && first != NULL && sent != NULL, "shmem_malloc");
 
     const int kinds[] = {1, 2, 3};
     for (int k = 0; k < 3; ++k) {
@@ -117,6 +134,7 @@ int main(int argc, char **argv)
             shmemx_channel_set_init(&set, chans, n);
             next_model = 0;
             for (int p = 0; p < n; ++p) seq_in[p] = 0;
+            for (int p = 0; p < n; ++p) sent[p] = 0;
         }
         int seq_out = 0;
         shmem_barrier_all();
@@ -128,6 +146,7 @@ int main(int argc, char **argv)
         continuous(slots, &seq_out);
     }
     if (me == 0) printf("many_to_one: %d PEs: ok\n", n);
+    shmem_free(sent);
     shmem_free(first);
     shmem_free(remaining);
     shmem_free(seq_in);
