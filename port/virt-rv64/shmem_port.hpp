@@ -205,11 +205,23 @@ inline void wait_until(Done done)
     __atomic_store_n(&sleeping, outer, __ATOMIC_RELAXED);
     if (outer == 0) *clint::mtimecmp(me) = ~uint64_t(0);
 }
-// A wait whose every writer notifies after its write (the library's collective flags): here the same wait.
+// A wait whose every writer notifies after its write (the library's collective flags, the dissemination barrier's
+// rounds): wait_until's protocol without the backstop timer, which only writers outside the library need. Arming it
+// cost every sleep an mtime read and an mtimecmp store (and disarming another store), and QEMU a timer insert.
 template <class Done>
 inline void wait_notified(Done done)
 {
-    wait_until(done);
+    if (done()) return;
+    volatile uint32_t *mine = clint::msip(geometry.pe);
+    const uint32_t outer = __atomic_load_n(&sleeping, __ATOMIC_RELAXED);
+    __atomic_store_n(&sleeping, 1u, __ATOMIC_RELAXED);
+    for (;;) {
+        *mine = 0;
+        fence();
+        if (done()) break;
+        __asm__ volatile("wfi" ::: "memory");
+    }
+    __atomic_store_n(&sleeping, outer, __ATOMIC_RELAXED);
 }
 
 // The WAND-style barrier (has_hw_barrier): returns when every PE has called it. No memory ordering beyond

@@ -59,7 +59,8 @@ void barrier_world_generic(int kind)
         const port::Waker waker = port::waker(to);
         __atomic_store_n(theirs, epoch, __ATOMIC_RELEASE);
         port::notify(waker);
-        port::wait_until(
+        // Every writer of the flag notifies after its store: the port may sleep without a backstop.
+        port::wait_notified(
             [flag, epoch] { return int16_t(uint16_t(__atomic_load_n(flag, __ATOMIC_ACQUIRE) - epoch)) >= 0; });
     }
 }
