@@ -109,27 +109,24 @@ void hw_barrier()
         __atomic_store_n(&w->arrived, 0u, __ATOMIC_RELAXED);
         __atomic_store_n(&w->generation, gen + 1, __ATOMIC_RELEASE);
         fence();
-        for (int pe = 0; pe < n; ++pe)
-            if (pe != geometry.pe) wake(pe);
+        volatile uint32_t *msip = clint::msip(0);
+        const int me = geometry.pe;
+        for (int pe = 0; pe < me; ++pe) msip[pe] = 1;
+        for (int pe = me + 1; pe < n; ++pe) msip[pe] = 1;
         return;
     }
-    // The barrier's own sleep: wait_until's, less the `sleeping` word. Writers read that word to decide whether to
-    // wake a PE, and nothing a put or an AMO writes can end this wait, so a PE asleep here is not woken by every
-    // put and atomic into its memory (each such wake-up cost the target a pass through this loop). The waker
-    // above raises msip unconditionally, after advancing the generation; the protocol is wait_until's: clear
-    // msip, fence, check, wfi. The backstop timer stays armed as in every wait: under -icount QEMU gives each
-    // hart the time to the next timer deadline divided among the harts, so the timer keeps the harts' time
-    // slices short, and the channel fairness test's strict bound rests on that schedule (docs/benchmarks.md).
-    const int me = geometry.pe;
-    volatile uint32_t *mine = clint::msip(me);
+    // The barrier's own sleep: wait_until's protocol (clear msip, fence, check, wfi) less the `sleeping` word and
+    // the backstop timer. Writers read `sleeping` to decide whether to wake a PE, and nothing a put or an AMO
+    // writes can end this wait, so a PE asleep here is not woken by every put and atomic into its memory. The
+    // waker above raises msip unconditionally after advancing the generation, so no backstop is needed either;
+    // arming one cost each waiter an mtime read and an mtimecmp store, and QEMU a timer insert per PE and barrier.
+    volatile uint32_t *mine = clint::msip(geometry.pe);
     for (;;) {
         *mine = 0;
         fence();
         if (__atomic_load_n(&w->generation, __ATOMIC_ACQUIRE) != gen) break;
-        *clint::mtimecmp(me) = *clint::mtime() + clint::backstop_ticks;
         __asm__ volatile("wfi" ::: "memory");
     }
-    if (__atomic_load_n(&sleeping, __ATOMIC_RELAXED) == 0) *clint::mtimecmp(me) = ~uint64_t(0);
 }
 
 // The exit record is the last thing on the console: the lock is kept, so no PE writes after it (the emulator
