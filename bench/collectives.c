@@ -123,17 +123,22 @@ int main(void)
     /* one fetching atomic to the right neighbour, everybody else asleep in the barrier */
     shmem_barrier_all();
     if (me == 0 && n > 1) {
-        uint64_t t0, fa, cs;
+        uint64_t t0, fa, in, cs;
         (void)shmem_long_atomic_fetch_add(&counter, 1, 1);
         t0 = shmemx_cycles();
         for (int r = 0; r < REPS; ++r) (void)shmem_long_atomic_fetch_add(&counter, 1, 1);
         fa = (shmemx_cycles() - t0) / REPS;
         t0 = shmemx_cycles();
+        for (int r = 0; r < REPS; ++r) shmem_long_atomic_inc(&counter, 1);
+        in = (shmemx_cycles() - t0) / REPS;
+        t0 = shmemx_cycles();
         for (int r = 0; r < REPS; ++r) (void)shmem_long_atomic_compare_swap(&counter, -1, 0, 1);
         cs = (shmemx_cycles() - t0) / REPS;
         printf("%-38s %3d PEs: %9lu cycles/call\n", "long_atomic_fetch_add (neighbour)", n, (unsigned long)fa);
+        printf("%-38s %3d PEs: %9lu cycles/call\n", "long_atomic_inc (neighbour)", n, (unsigned long)in);
         printf("%-38s %3d PEs: %9lu cycles/call\n", "long_atomic_compare_swap (neighbour)", n, (unsigned long)cs);
-        printf("csv:amo:%d,fetch_add,%lu\ncsv:amo:%d,compare_swap,%lu\n", n, (unsigned long)fa, n, (unsigned long)cs);
+        printf("csv:amo:%d,fetch_add,%lu\ncsv:amo:%d,inc,%lu\ncsv:amo:%d,compare_swap,%lu\n", n, (unsigned long)fa, n,
+               (unsigned long)in, n, (unsigned long)cs);
     }
     shmem_barrier_all();
     shmem_team_destroy(half);
