@@ -121,7 +121,9 @@ void shmem_crt_start(struct shmem_boot_block *boot)
     g.npes = int(boot->npes);
     g.base = reinterpret_cast<uintptr_t>(boot);
     g.heap_lo = reinterpret_cast<uintptr_t>(__end);
-    g.sleeping_base = (reinterpret_cast<uintptr_t>(&port::sleeping) & g.mask) + g.ram_base;
+    g.barrier_word = reinterpret_cast<uint64_t *>((reinterpret_cast<uintptr_t>(&port::barrier_word) & g.mask) + g.ram_base);
+    g.msip_me = port::clint::msip(g.pe);
+    g.sleeping = &port::sleeping;
     // Symbols are reached pc-relatively, so every symbol's runtime address carries the image's displacement,
     // the absolute __stack_size too: the difference of two symbols is the link-time value.
     const uintptr_t stack_size = reinterpret_cast<uintptr_t>(__stack_size) - reinterpret_cast<uintptr_t>(__image_start);

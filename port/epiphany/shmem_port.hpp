@@ -176,6 +176,8 @@ inline constexpr uint32_t clock_hz = 600000000;
 // their own SRAM instead, which costs the mesh nothing (shmem::detail::wait_user_write).
 
 inline constexpr bool user_writes_notify = false;
+// The user's writes to this PE itself notify nobody (notify_self_harmless: see the virt-rv64 port). (user_writes_notify is false: unused)
+inline constexpr bool notify_self_harmless = false;
 
 inline constexpr uint32_t backstop_cycles = 600000;  // 1 ms at 600 MHz
 
@@ -194,6 +196,7 @@ inline void notify(Waker w)
     fence();
     *w = 1u << irq::user;
 }
+inline void notify_after_rmw(Waker w) { notify(w); }
 
 // The stack guard's check: at every barrier (sync_all, group_barrier) and at the end of the run; a core has no
 // memory protection. Inline, a load, a compare and a branch (not a call: the report never returns, and a call would

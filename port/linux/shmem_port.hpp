@@ -212,6 +212,9 @@ inline void wake_if_sleeping(int pe)
 // The user's puts and AMOs notify their target, and the user's waits sleep (shmem::detail::wait_user_write):
 // notify is a read of the target's `sleeping` word and, only for a sleeper, a wake-up.
 inline constexpr bool user_writes_notify = true;
+// The user's writes to this PE itself notify nobody (notify_self_harmless: see the virt-rv64 port); here a notify
+// of this PE would cost a fence and a read for nothing.
+inline constexpr bool notify_self_harmless = false;
 
 inline void notify(int pe)
 {

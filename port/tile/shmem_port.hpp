@@ -201,6 +201,8 @@ inline void notify_after_rmw(int pe) { notify(pe); }
 // The user's puts and AMOs write and nothing else, and the user's waits poll their own memory (as on Epiphany): a
 // user may also write through shmem_ptr, which notifies nobody, and a sleep here has no backstop to end it.
 inline constexpr bool user_writes_notify = false;
+// The user's writes to this PE itself notify nobody (notify_self_harmless: see the virt-rv64 port). (user_writes_notify is false: unused)
+inline constexpr bool notify_self_harmless = false;
 
 // Sleep until done() is true. done() reads memory that another PE writes and then notifies us about.
 template <class Done>

@@ -5,6 +5,7 @@ namespace shmem::port {
 
 Geometry geometry;
 uint32_t sleeping;
+uint64_t barrier_word;
 
 namespace {
 
@@ -13,10 +14,6 @@ uint32_t console_lock;
 // This PE's: payload bytes of the record being written that are not out yet (see console_release_if_mine).
 size_t console_owed;
 uint32_t pes_done;
-struct {
-    uint32_t arrived;
-    uint32_t generation;
-} wand;
 
 volatile uint8_t *const uart = reinterpret_cast<volatile uint8_t *>(0x10000000u);
 volatile uint32_t *const test_device = reinterpret_cast<volatile uint32_t *>(0x100000u);
@@ -96,37 +93,55 @@ void console_release_if_mine()
     __atomic_store_n(lock, 0u, __ATOMIC_RELEASE);
 }
 
-// The WAND-style barrier (Epiphany's WAND instruction, done with what virt has): each PE arrives on a counter in
-// PE 0's partition and sleeps; the last to arrive resets the counter, advances the generation and raises every
-// other PE's software interrupt. One atomic and one sleep per PE; the wake-up is N-1 device stores.
+// The WAND-style barrier (Epiphany's WAND instruction, done with what virt has): each PE arrives on one word in
+// PE 0's partition, generation << 32 | PEs arrived, with one AMO that also tells it the generation, and sleeps;
+// the last to arrive writes the next generation with the count 0 and raises every PE's software interrupt.
+//
+// The sleep is the barrier's own: clear msip, fence, arrive, wfi; no `sleeping` word and no backstop timer.
+//  - msip is cleared before the arrival, and the last arriver raises it only after every PE (this one too) has
+//    arrived: so the first wfi needs no check before it (it falls through if the wake-up came already).
+//  - A wfi that returns for anything else finds the generation unchanged, clears msip, fences, checks again and
+//    sleeps again: the usual protocol from then on.
+//  - Writers read `sleeping` to decide whether to wake a PE; nothing a put or an AMO writes can end this wait, so
+//    a PE asleep here is not woken by every put and atomic into its memory.
+// The fence before the arrival also completes this PE's puts (hw_barrier_fences: shmem_barrier_all's quiet).
+// Nobody can arrive at the next barrier before the last arriver's store: they are all asleep until its wake-up.
 void hw_barrier()
 {
-    const int n = geometry.npes;
-    auto *w = remote_ptr(&wand, 0);
-    // Read the generation before arriving: it cannot advance until this PE has arrived.
-    const uint32_t gen = __atomic_load_n(&w->generation, __ATOMIC_ACQUIRE);
-    if (__atomic_add_fetch(&w->arrived, 1u, __ATOMIC_ACQ_REL) == uint32_t(n)) {
-        __atomic_store_n(&w->arrived, 0u, __ATOMIC_RELAXED);
-        __atomic_store_n(&w->generation, gen + 1, __ATOMIC_RELEASE);
-        fence();
-        volatile uint32_t *msip = clint::msip(0);
-        const int me = geometry.pe;
-        for (int pe = 0; pe < me; ++pe) msip[pe] = 1;
-        for (int pe = me + 1; pe < n; ++pe) msip[pe] = 1;
+    const uint32_t n = uint32_t(geometry.npes);
+    volatile uint32_t *const mine = geometry.msip_me;
+    uint64_t *const word = geometry.barrier_word;
+    *mine = 0;
+    fence();
+    uint64_t old;
+    // .aq: the last arriver's wake-up and everything after the barrier come after every PE's arrival.
+    __asm__ volatile("amoadd.d.aq %0, %2, (%1)" : "=r"(old) : "r"(word), "r"(uint64_t(1)) : "memory");
+    if (uint32_t(old) == n - 1) {
+        *reinterpret_cast<volatile uint64_t *>(word) = (old | 0xffffffffu) + 1;  // the next generation, none arrived
+        fence();  // the generation before the wake-ups (device stores)
+        // Every PE's msip, this one's too (cleared again below): four stores an iteration, no compare per PE.
+        volatile uint32_t *p = clint::msip(0);
+        volatile uint32_t *const end = p + n;
+        for (; end - p >= 4; p += 4) {
+            p[0] = 1;
+            p[1] = 1;
+            p[2] = 1;
+            p[3] = 1;
+        }
+        for (; p != end; ++p) *p = 1;
+        *mine = 0;
         return;
     }
-    // The barrier's own sleep: wait_until's protocol (clear msip, fence, check, wfi) less the `sleeping` word and
-    // the backstop timer. Writers read `sleeping` to decide whether to wake a PE, and nothing a put or an AMO
-    // writes can end this wait, so a PE asleep here is not woken by every put and atomic into its memory. The
-    // waker above raises msip unconditionally after advancing the generation, so no backstop is needed either;
-    // arming one cost each waiter an mtime read and an mtimecmp store, and QEMU a timer insert per PE and barrier.
-    volatile uint32_t *mine = clint::msip(geometry.pe);
+    const uint32_t gen = uint32_t(old >> 32);
+    const volatile uint32_t *const generation = reinterpret_cast<const volatile uint32_t *>(word) + 1;  // the high half
     for (;;) {
+        __asm__ volatile("wfi" ::: "memory");
+        if (*generation != gen) break;
         *mine = 0;
         fence();
-        if (__atomic_load_n(&w->generation, __ATOMIC_ACQUIRE) != gen) break;
-        __asm__ volatile("wfi" ::: "memory");
+        if (*generation != gen) break;
     }
+    __asm__ volatile("fence r, rw" ::: "memory");  // acquire: the other PEs' writes before the barrier
 }
 
 // The exit record is the last thing on the console: the lock is kept, so no PE writes after it (the emulator

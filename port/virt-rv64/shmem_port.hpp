@@ -49,7 +49,9 @@ struct Geometry {
     uintptr_t guard_lo;  // the stack guard (no access): [guard_lo, guard_hi), heap_hi <= guard_lo
     uintptr_t guard_hi;
     uintptr_t stack_lo;  // the stack: [stack_lo, partition end)
-    uintptr_t sleeping_base;  // PE 0's address of `sleeping`: PE k's is this + (k << log2)
+    uint64_t *barrier_word;   // PE 0's `barrier_word`, the WAND-style barrier's (port.cpp)
+    volatile uint32_t *msip_me;  // this PE's msip (clint::msip(pe))
+    const uint32_t *sleeping;    // &sleeping
     uint32_t log2;       // log2(partition size)
     int pe;
     int npes;
@@ -85,21 +87,22 @@ extern "C" void shmem_port_copy(void *dst, const void *src, size_t n);
 inline void put_bytes(void *dst_remote, const void *src, size_t n) { shmem_port_copy(dst_remote, src, n); }
 inline void get_bytes(void *dst, const void *src_remote, size_t n) { shmem_port_copy(dst, src_remote, n); }
 
-// The core's put/get fast path (has_copy_inline): 8 to 56 bytes of whole, 8-byte aligned double words are copied
-// here, inline, without a call and so without a stack frame in the caller; false for anything else, which the
-// caller gives to put_bytes/get_bytes. n = 0 never comes here. One test covers it all: the addresses' low 3 bits
-// and every bit of n but those of 8, 16 and 32 must be 0. Eight bytes cost 9 instructions instead of a call into
-// the copy loop's set-up (28).
+// The core's put/get fast path (has_copy_inline): 8 to 64 bytes of whole, 8-byte aligned double words are copied
+// here, inline, without a call and so without a stack frame in the caller; false for anything else, 0 bytes
+// included, which the caller gives to put_bytes/get_bytes. One test covers it all: the addresses' low 3 bits and
+// every bit of n - 8 but those of 8, 16 and 32 must be 0 (0 bytes wraps to all ones). Eight bytes cost 7
+// instructions instead of a call into the copy loop's set-up (28).
 inline constexpr bool has_copy_inline = true;
 inline bool copy_inline(void *dst, const void *src, size_t n)
 {
     typedef uint64_t __attribute__((may_alias)) dword;
-    if ((((reinterpret_cast<uintptr_t>(dst) | reinterpret_cast<uintptr_t>(src)) & 7) | (n & ~size_t(0x38))) != 0)
+    const size_t rest = n - 8;  // the bytes after the first double word
+    if ((((reinterpret_cast<uintptr_t>(dst) | reinterpret_cast<uintptr_t>(src)) & 7) | (rest & ~size_t(0x38))) != 0)
         return false;
     auto *d = static_cast<dword *>(dst);
     const auto *s = static_cast<const dword *>(src);
-    d[0] = s[0];  // n >= 8 (never 0 here)
-    for (size_t i = 1; i < 7 && 8 * i < n; ++i) d[i] = s[i];  // unrolled: a compare per word
+    d[0] = s[0];
+    for (size_t i = 1; i < 8 && 8 * (i - 1) < rest; ++i) d[i] = s[i];  // unrolled: a compare per word
     return true;
 }
 
@@ -168,22 +171,37 @@ inline void check_stack() {}
 // The user's puts and AMOs notify their target, and the user's waits sleep (shmem::detail::wait_user_write):
 // notify is a read of the target's `sleeping` word and, only for a sleeper, a wake-up.
 inline constexpr bool user_writes_notify = true;
+// A notify of this PE itself is harmless: its `sleeping` word is 0 while it runs (set only inside a wait, whose
+// done() writes nothing), and a wake-up would only make its next wfi return early. So the core notifies without
+// testing pe != me (notify_self_harmless), which saves the test on every remote put and AMO.
+inline constexpr bool notify_self_harmless = true;
 
-// Called by the library after it wrote into PE `pe`'s memory. Always inline: it is on every put's and AMO's path.
-// The target's address is worked out before the fence, which makes the compiler reload everything after it: so
-// the shift of pe is the one the caller's remote address already did.
-[[gnu::always_inline]] inline void notify(int pe)
+// A wake-up worked out in advance: the target's `sleeping` word and its PE number. Worked out before the store
+// (or the AMO) it follows: the fence (the AMO) after it makes the compiler load the geometry again, and here the
+// address is the remote address's own displacement (pe - me) << log2, added to &sleeping (kept in the geometry:
+// one load from the register that holds its address already, where the pc-relative address took two).
+struct Waker {
+    const uint32_t *sleeping;
+    int pe;
+};
+[[gnu::always_inline]] inline Waker waker(int pe) { return {remote_ptr(geometry.sleeping, pe), pe}; }
+
+// After the library wrote into a PE's memory (a store): fence, then wake it if it sleeps. Always inline: it is on
+// every put's path.
+[[gnu::always_inline]] inline void notify(Waker w)
 {
-    const auto *target = reinterpret_cast<const uint32_t *>(geometry.sleeping_base + (uintptr_t(pe) << geometry.log2));
     fence();
-    if (__atomic_load_n(target, __ATOMIC_RELAXED) != 0) wake(pe);
+    if (__atomic_load_n(w.sleeping, __ATOMIC_RELAXED) != 0) wake(w.pe);
 }
-// A wake-up worked out in advance (the barrier's rounds): here the PE number is all notify needs.
-using Waker = int;
-inline Waker waker(int pe) { return pe; }
+[[gnu::always_inline]] inline void notify(int pe) { notify(waker(pe)); }
 
-// After a native atomic on PE pe's memory: the same (an AMO with .aq orders nothing before later loads here).
-[[gnu::always_inline]] inline void notify_after_rmw(int pe) { notify(pe); }
+// After a native atomic on the PE's memory: no fence. GCC's AMOs carry .aq (RVWMO: no later access of this hart
+// is ordered before an AMO with .aq, its store included), so the read of `sleeping` already comes after the write.
+[[gnu::always_inline]] inline void notify_after_rmw(Waker w)
+{
+    if (__atomic_load_n(w.sleeping, __ATOMIC_RELAXED) != 0) wake(w.pe);
+}
+[[gnu::always_inline]] inline void notify_after_rmw(int pe) { notify_after_rmw(waker(pe)); }
 
 // Sleep until done() is true. done() reads memory that another PE writes and then notifies us about.
 template <class Done>
@@ -234,8 +252,11 @@ void barrier_world(int kind);
 inline constexpr bool own_sweep = false;
 struct SweepLayout;
 void sweep(const void *group, int root, const void *args);
-inline constexpr bool hw_barrier_fences = false;  // shmem_barrier_all does quiet() first
+// hw_barrier begins with a full fence (before its arrival): shmem_barrier_all's quiet() is that fence.
+inline constexpr bool hw_barrier_fences = true;
 inline constexpr const char hw_barrier_needs[] = "nothing";
+// The WAND-style barrier's word, used in PE 0's partition only: generation << 32 | PEs arrived.
+extern uint64_t barrier_word;
 
 // ---- platform ---------------------------------------------------------------------------------------------
 

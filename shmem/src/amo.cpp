@@ -188,18 +188,32 @@ inline T amo(const char *routine, shmem_ctx_t ctx, T *dest, Arg<T> value, Arg<T>
     check_aligned(routine, arg, dest, sizeof(T));
     using B = typename BitsOf<sizeof(T)>::type;
     B *w = reinterpret_cast<B *>(port::remote_ptr(dest, pe));
+    // The target may sleep in wait_until on this word. (Also after a compare_swap that changed nothing: notify
+    // wakes the target only if it sleeps, and then it checks its condition and sleeps again.) Only where the
+    // user's writes notify (shmem::detail::notify_user_write), and not for a fetch, which writes nothing.
+    // Whether the target is another PE, and its wake-up, are worked out before the atomic: after it (a compiler
+    // barrier) the compiler would load the geometry again, where now the wake-up shares the remote address's
+    // arithmetic.
+    constexpr bool notifies = port::user_writes_notify && op != Op::fetch;
+    const bool remote = notifies && (port::notify_self_harmless || pe != port::my_pe());
+    const port::Waker waker = port::waker(pe);
     B old;
     if constexpr (native) {
         old = native_rmw<op>(w, bit_copy<B>(value), bit_copy<B>(cond));
     } else {
         old = testset_rmw<op>(w, bit_copy<B>(value), bit_copy<B>(cond), pe);
     }
-    // The target may sleep in wait_until on this word. (Also after a compare_swap that changed nothing: notify
-    // wakes the target only if it sleeps, and then it checks its condition and sleeps again.)
-    // notify_after_rmw: notify, less the fence where the native atomic just done is one (linux on x86-64); the
-    // TESTSET path ends with the lock's release, a plain store, so it needs notify's own fence.
-    // (Only where the user's writes notify: shmem::detail::notify_user_write.)
-    if constexpr (op != Op::fetch) notify_user_write<native>(pe);
+    // notify_after_rmw: notify, less the fence where the native atomic just done orders the read of the target's
+    // state after its write (virt's .aq AMOs, linux on x86-64); the TESTSET path ends with the lock's release, a
+    // plain store, so it needs notify's own fence.
+    if constexpr (notifies) {
+        if (remote) {
+            if constexpr (native)
+                port::notify_after_rmw(waker);
+            else
+                port::notify(waker);
+        }
+    }
     return bit_copy<T>(old);
 }
 

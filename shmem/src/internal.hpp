@@ -218,7 +218,7 @@ template <bool AfterRmw = false>
 [[gnu::always_inline]] inline void notify_user_write(int pe)
 {
     if constexpr (port::user_writes_notify) {
-        if (pe != port::my_pe()) {
+        if (port::notify_self_harmless || pe != port::my_pe()) {
             if constexpr (AfterRmw)
                 port::notify_after_rmw(pe);
             else

@@ -38,15 +38,16 @@ namespace {
 {
     const size_t bytes = bytes_of(routine, "nelems", nelems, size);
     pe = check_rma(routine, ctx, "dest", dest, bytes, pe);
-    if (bytes == 0) return;
     void *remote = port::remote_ptr(dest, pe);
     if constexpr (port::has_copy_inline) {
+        // copy_inline takes no 0-byte transfer, so the test of 0 is off its path.
         if (port::copy_inline(remote, source, bytes)) {
             notify_user_write(pe);
             return;
         }
-        put_copy(remote, source, bytes, pe);
+        if (bytes != 0) put_copy(remote, source, bytes, pe);
     } else {
+        if (bytes == 0) return;
         port::put_bytes(remote, source, bytes);
         notify_user_write(pe);
     }
@@ -57,12 +58,11 @@ namespace {
 {
     const size_t bytes = bytes_of(routine, "nelems", nelems, size);
     pe = check_rma(routine, ctx, "source", source, bytes, pe);
-    if (bytes == 0) return;
     const void *remote = port::remote_ptr(source, pe);
     if constexpr (port::has_copy_inline) {
-        if (!port::copy_inline(dest, remote, bytes)) port::get_bytes(dest, remote, bytes);
+        if (!port::copy_inline(dest, remote, bytes) && bytes != 0) port::get_bytes(dest, remote, bytes);
     } else {
-        port::get_bytes(dest, remote, bytes);
+        if (bytes != 0) port::get_bytes(dest, remote, bytes);
     }
 }
 
