@@ -204,23 +204,27 @@ struct Waker {
 [[gnu::always_inline]] inline void notify_after_rmw(int pe) { notify_after_rmw(waker(pe)); }
 
 // Sleep until done() is true. done() reads memory that another PE writes and then notifies us about.
+// `sleeping` is written by its PE only (volatile: one store, where GCC 12 makes an atomic store of a word an AMO).
+inline volatile uint32_t &my_sleeping() { return *const_cast<volatile uint32_t *>(&sleeping); }
+
 template <class Done>
 inline void wait_until(Done done)
 {
     if (done()) return;
-    const int me = geometry.pe;
+    volatile uint32_t *const mine = geometry.msip_me;
     // A wait may nest (done() may itself wait, e.g. for a TESTSET lock): restore the outer wait's flag.
-    const uint32_t outer = __atomic_load_n(&sleeping, __ATOMIC_RELAXED);
-    __atomic_store_n(&sleeping, 1u, __ATOMIC_RELAXED);
+    const uint32_t outer = my_sleeping();
+    my_sleeping() = 1;
     for (;;) {
-        *clint::msip(me) = 0;
+        *mine = 0;
         fence();
         if (done()) break;
+        const int me = geometry.pe;
         *clint::mtimecmp(me) = *clint::mtime() + clint::backstop_ticks;
         __asm__ volatile("wfi" ::: "memory");
     }
-    __atomic_store_n(&sleeping, outer, __ATOMIC_RELAXED);
-    if (outer == 0) *clint::mtimecmp(me) = ~uint64_t(0);
+    my_sleeping() = outer;
+    if (outer == 0) *clint::mtimecmp(geometry.pe) = ~uint64_t(0);
 }
 // A wait whose every writer notifies after its write (the library's collective flags, the dissemination barrier's
 // rounds): wait_until's protocol without the backstop timer, which only writers outside the library need. Arming it
@@ -229,16 +233,16 @@ template <class Done>
 inline void wait_notified(Done done)
 {
     if (done()) return;
-    volatile uint32_t *mine = clint::msip(geometry.pe);
-    const uint32_t outer = __atomic_load_n(&sleeping, __ATOMIC_RELAXED);
-    __atomic_store_n(&sleeping, 1u, __ATOMIC_RELAXED);
+    volatile uint32_t *const mine = geometry.msip_me;
+    const uint32_t outer = my_sleeping();
+    my_sleeping() = 1;
     for (;;) {
         *mine = 0;
         fence();
         if (done()) break;
         __asm__ volatile("wfi" ::: "memory");
     }
-    __atomic_store_n(&sleeping, outer, __ATOMIC_RELAXED);
+    my_sleeping() = outer;
 }
 
 // The WAND-style barrier (has_hw_barrier): returns when every PE has called it. No memory ordering beyond

@@ -103,7 +103,7 @@ struct Msg {
 void send(const Group &g, int rank, const Msg &msg)
 {
     const int pe = g.world(rank);
-    if (msg.bytes != 0) port::put_bytes(port::remote_ptr(msg.dest, pe), msg.source, msg.bytes);
+    if (msg.bytes != 0) put_small(port::remote_ptr(msg.dest, pe), msg.source, msg.bytes);
     raise_flag(g, pe, msg.flag);
 }
 
@@ -185,7 +185,7 @@ void sweep_generic(const Group &g, int root, const Sweep &s)
             if (m == 0) return;  // a barrier
         } else {
             if (up != 0) {
-                if (dest != from) port::get_bytes(dest, from, m);
+                if (dest != from) get_small(dest, from, m);
                 from = dest;
             }
             int flag = flag_tree;

@@ -19,6 +19,30 @@ namespace {
 uint16_t dissemination_flag[max_rounds];
 uint16_t dissemination_epoch;
 
+// Each round's partner, worked out once per run (the PE count never changes): the address of its flag for this
+// round and its wake-up. The barrier's rounds then load two or three words where they computed (me + d) mod n,
+// the remote address and the wake-up from the geometry, which every round's fences made the compiler load again.
+struct Round {
+    uint16_t *theirs;
+    port::Waker waker;
+};
+Round rounds[max_rounds];
+int n_rounds = -1;  // -1: not worked out yet
+
+// Works out the rounds, then does the barrier it was called for.
+[[gnu::noinline, gnu::cold]] void make_rounds(int kind)
+{
+    const int n = port::n_pes(), me = port::my_pe();
+    int k = 0;
+    for (int d = 1; d < n; d <<= 1, ++k) {
+        const int to = me + d < n ? me + d : me + d - n;  // (me + d) mod n without a divide (d < n)
+        rounds[k].theirs = port::remote_ptr(&dissemination_flag[k], to);
+        rounds[k].waker = port::waker(to);
+    }
+    n_rounds = k;
+    barrier_world_generic(kind);
+}
+
 }  // namespace
 
 void barrier_wand()
@@ -48,17 +72,12 @@ void barrier_world_generic(int kind)
             return;
         }
     }
-    const int n = port::n_pes(), me = port::my_pe();
+    if (__builtin_expect(n_rounds < 0, 0)) return make_rounds(kind);  // a tail call: no stack frame here
     const uint16_t epoch = ++dissemination_epoch;
     uint16_t *flag = dissemination_flag;
-    for (int d = 1; d < n; d <<= 1, ++flag) {
-        const int to = me + d < n ? me + d : me + d - n;  // (me + d) mod n without a divide (d < n)
-        // Both addresses before the store: the port's fence in notify would make the compiler load the partner's
-        // base again.
-        uint16_t *theirs = port::remote_ptr(flag, to);
-        const port::Waker waker = port::waker(to);
-        __atomic_store_n(theirs, epoch, __ATOMIC_RELEASE);
-        port::notify(waker);
+    for (const Round *r = rounds, *const end = rounds + n_rounds; r != end; ++r, ++flag) {
+        __atomic_store_n(r->theirs, epoch, __ATOMIC_RELEASE);
+        port::notify(r->waker);
         // Every writer of the flag notifies after its store: the port may sleep without a backstop.
         port::wait_notified(
             [flag, epoch] { return int16_t(uint16_t(__atomic_load_n(flag, __ATOMIC_ACQUIRE) - epoch)) >= 0; });
