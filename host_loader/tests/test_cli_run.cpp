@@ -394,7 +394,8 @@ TEST_F(Oshrun, DryRun) {
     ASSERT_EQ(oshrun("--dry-run -np 3 " + image + " a b"), 0) << err;
     EXPECT_HAS(out, "pe 0: partition 0x80000000 boot-block 0x80000000 image 0x80001000 bytes 8200");
     EXPECT_HAS(out, "pe 2: partition 0x88000000 boot-block 0x88000000 image 0x88001000 bytes 8200");
-    EXPECT_HAS(out, "qemu-system-riscv64 -machine virt -bios none -smp 3 -m 194M");
+    EXPECT_HAS(out, "qemu-system-riscv64 -machine virt,memory-backend=shmem.ram -bios none -smp 3 -m 194M "
+                   "-object memory-backend-memfd,id=shmem.ram,size=194M");
     EXPECT_HAS(out, "addr=0x88001000,force-raw=on,cpu-num=2");
     EXPECT_FALSE(std::filesystem::exists(dir.path() + "/args"));
 }

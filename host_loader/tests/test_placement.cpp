@@ -355,9 +355,10 @@ TEST(QemuCommand, ThreePes) {
     const Layout lay = place(image(0x3000, 0x2000), request(3, 0));
     EmulatorOptions opt{"/opt/qemu/bin/qemu-system-riscv64", false, {}};
     std::vector<std::string> cmd = virt_command(lay, opt, "/tmp/d");
-    const std::vector<std::string> head = {"/opt/qemu/bin/qemu-system-riscv64", "-machine", "virt", "-bios", "none",
-                                           "-smp", "3", "-m", "6M", "-display", "none", "-monitor", "none",
-                                           "-serial", "stdio"};
+    const std::vector<std::string> head = {"/opt/qemu/bin/qemu-system-riscv64", "-machine",
+                                           "virt,memory-backend=shmem.ram", "-bios", "none", "-smp", "3", "-m", "6M",
+                                           "-object", "memory-backend-memfd,id=shmem.ram,size=6M", "-display", "none",
+                                           "-monitor", "none", "-serial", "stdio"};
     ASSERT_GE(cmd.size(), head.size());
     EXPECT_EQ(std::vector<std::string>(cmd.begin(), cmd.begin() + long(head.size())), head);
     const std::vector<std::string> devices(cmd.begin() + long(head.size()), cmd.end());
