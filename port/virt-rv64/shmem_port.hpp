@@ -207,8 +207,9 @@ struct Waker {
 // `sleeping` is written by its PE only (volatile: one store, where GCC 12 makes an atomic store of a word an AMO).
 inline volatile uint32_t &my_sleeping() { return *const_cast<volatile uint32_t *>(&sleeping); }
 
-template <class Done>
-inline void wait_until(Done done)
+// The sleep of both waits below; Backstop: arm the backstop timer before each wfi.
+template <bool Backstop, class Done>
+inline void sleep_until(Done done)
 {
     if (done()) return;
     volatile uint32_t *const mine = geometry.msip_me;
@@ -219,12 +220,17 @@ inline void wait_until(Done done)
         *mine = 0;
         fence();
         if (done()) break;
-        const int me = geometry.pe;
-        *clint::mtimecmp(me) = *clint::mtime() + clint::backstop_ticks;
+        if constexpr (Backstop) *clint::mtimecmp(geometry.pe) = *clint::mtime() + clint::backstop_ticks;
         __asm__ volatile("wfi" ::: "memory");
     }
     my_sleeping() = outer;
-    if (outer == 0) *clint::mtimecmp(geometry.pe) = ~uint64_t(0);
+    if constexpr (Backstop)
+        if (outer == 0) *clint::mtimecmp(geometry.pe) = ~uint64_t(0);
+}
+template <class Done>
+inline void wait_until(Done done)
+{
+    sleep_until<true>(done);
 }
 // A wait whose every writer notifies after its write (the library's collective flags, the dissemination barrier's
 // rounds): wait_until's protocol without the backstop timer, which only writers outside the library need. Arming it
@@ -232,17 +238,7 @@ inline void wait_until(Done done)
 template <class Done>
 inline void wait_notified(Done done)
 {
-    if (done()) return;
-    volatile uint32_t *const mine = geometry.msip_me;
-    const uint32_t outer = my_sleeping();
-    my_sleeping() = 1;
-    for (;;) {
-        *mine = 0;
-        fence();
-        if (done()) break;
-        __asm__ volatile("wfi" ::: "memory");
-    }
-    my_sleeping() = outer;
+    sleep_until<false>(done);
 }
 
 // The WAND-style barrier (has_hw_barrier): returns when every PE has called it. No memory ordering beyond
