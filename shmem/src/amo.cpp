@@ -191,12 +191,8 @@ inline T amo(const char *routine, shmem_ctx_t ctx, T *dest, Arg<T> value, Arg<T>
     // The target may sleep in wait_until on this word. (Also after a compare_swap that changed nothing: notify
     // wakes the target only if it sleeps, and then it checks its condition and sleeps again.) Only where the
     // user's writes notify (shmem::detail::notify_user_write), and not for a fetch, which writes nothing.
-    // Whether the target is another PE, and its wake-up, are worked out before the atomic: after it (a compiler
-    // barrier) the compiler would load the geometry again, where now the wake-up shares the remote address's
-    // arithmetic.
-    constexpr bool notifies = port::user_writes_notify && op != Op::fetch;
-    const bool remote = notifies && (port::notify_self_harmless || pe != port::my_pe());
-    const port::Waker waker = port::waker(pe);
+    // The wake-up is worked out before the atomic (user_wake).
+    const UserWake wake = user_wake(pe);
     B old;
     if constexpr (native) {
         old = native_rmw<op>(w, bit_copy<B>(value), bit_copy<B>(cond));
@@ -206,14 +202,7 @@ inline T amo(const char *routine, shmem_ctx_t ctx, T *dest, Arg<T> value, Arg<T>
     // notify_after_rmw: notify, less the fence where the native atomic just done orders the read of the target's
     // state after its write (virt's .aq AMOs, linux on x86-64); the TESTSET path ends with the lock's release, a
     // plain store, so it needs notify's own fence.
-    if constexpr (notifies) {
-        if (remote) {
-            if constexpr (native)
-                port::notify_after_rmw(waker);
-            else
-                port::notify(waker);
-        }
-    }
+    if constexpr (op != Op::fetch) notify_user_write<native>(wake);
     return bit_copy<T>(old);
 }
 

@@ -212,19 +212,36 @@ inline void check_stride(const char *routine, const char *arg, ptrdiff_t stride)
 // computing, and whether the target sleeps is a remote read, a round trip), port::user_writes_notify is false:
 // the routines write and nothing else, and the waiter polls its own memory, which costs no other core anything.
 // The library's own waits (barriers, collectives, locks, channels) are always woken by their writers.
+//
+// A user write's wake-up can be worked out before the write (user_wake): an AMO does, since after the atomic (a
+// compiler barrier) the compiler would load the geometry again, where before it the wake-up shares the remote
+// address's arithmetic. `remote`: the target is another PE, or notifying this one is harmless.
+struct UserWake {
+    bool remote;
+    port::Waker waker;
+};
+[[gnu::always_inline]] inline UserWake user_wake(int pe)
+{
+    return {port::notify_self_harmless || pe != port::my_pe(), port::waker(pe)};
+}
 // AfterRmw: after a native atomic, whose own ordering notify_after_rmw may count on (linux on x86-64).
 // Inline everywhere: out of line it cost the fast paths a call and a second load of the geometry's address.
 template <bool AfterRmw = false>
-[[gnu::always_inline]] inline void notify_user_write(int pe)
+[[gnu::always_inline]] inline void notify_user_write(UserWake w)
 {
     if constexpr (port::user_writes_notify) {
-        if (port::notify_self_harmless || pe != port::my_pe()) {
+        if (w.remote) {
             if constexpr (AfterRmw)
-                port::notify_after_rmw(pe);
+                port::notify_after_rmw(w.waker);
             else
-                port::notify(pe);
+                port::notify(w.waker);
         }
     }
+}
+template <bool AfterRmw = false>
+[[gnu::always_inline]] inline void notify_user_write(int pe)
+{
+    notify_user_write<AfterRmw>(user_wake(pe));
 }
 template <class Done>
 inline void wait_user_write(Done done)
