@@ -197,6 +197,8 @@ inline void notify(Waker w)
     *w = 1u << irq::user;
 }
 inline void notify_after_rmw(Waker w) { notify(w); }
+// The writer's side of wait_notified: notify, which raises the interrupt whatever the PE does.
+inline void notify_waiter(Waker w) { notify(w); }
 
 // The stack guard's check: at every barrier (sync_all, group_barrier) and at the end of the run; a core has no
 // memory protection. Inline, a load, a compare and a branch (not a call: the report never returns, and a call would

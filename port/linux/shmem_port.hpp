@@ -250,6 +250,8 @@ inline void wait_until(Done done)
     }
     __atomic_store_n(&sleeping, outer, __ATOMIC_RELAXED);
 }
+// The writer's side of wait_notified: here notify, since that wait is wait_until.
+inline void notify_waiter(Waker w) { notify(w); }
 // A wait whose every writer notifies after its write (the library's collective flags): here the same wait.
 template <class Done>
 inline void wait_notified(Done done)

@@ -218,6 +218,8 @@ inline void wait_until(Done done)
     if (!udn::sleep_until(s, inbox, done)) udn_stray_word(inbox.last);
     wait_depth = 0;
 }
+// The writer's side of wait_notified: notify, since that wait is wait_until (and every claim must be exact).
+inline void notify_waiter(Waker w) { notify(w); }
 // A wait whose every writer notifies after its write (the library's collective flags): the same wait.
 template <class Done>
 inline void wait_notified(Done done)

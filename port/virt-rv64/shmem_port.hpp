@@ -176,22 +176,22 @@ inline constexpr bool user_writes_notify = true;
 // testing pe != me (notify_self_harmless), which saves the test on every remote put and AMO.
 inline constexpr bool notify_self_harmless = true;
 
-// A wake-up worked out in advance: the target's `sleeping` word and its PE number. Worked out before the store
+// A wake-up worked out in advance: the target's `sleeping` word and its msip. Worked out before the store
 // (or the AMO) it follows: the fence (the AMO) after it makes the compiler load the geometry again, and here the
 // address is the remote address's own displacement (pe - me) << log2, added to &sleeping (kept in the geometry:
 // one load from the register that holds its address already, where the pc-relative address took two).
 struct Waker {
     const uint32_t *sleeping;
-    int pe;
+    volatile uint32_t *msip;  // the target's msip: the wake-up itself is one store
 };
-[[gnu::always_inline]] inline Waker waker(int pe) { return {remote_ptr(geometry.sleeping, pe), pe}; }
+[[gnu::always_inline]] inline Waker waker(int pe) { return {remote_ptr(geometry.sleeping, pe), clint::msip(pe)}; }
 
 // After the library wrote into a PE's memory (a store): fence, then wake it if it sleeps. Always inline: it is on
 // every put's path.
 [[gnu::always_inline]] inline void notify(Waker w)
 {
     fence();
-    if (__atomic_load_n(w.sleeping, __ATOMIC_RELAXED) != 0) wake(w.pe);
+    if (__atomic_load_n(w.sleeping, __ATOMIC_RELAXED) != 0) *w.msip = 1;
 }
 [[gnu::always_inline]] inline void notify(int pe) { notify(waker(pe)); }
 
@@ -199,17 +199,26 @@ struct Waker {
 // is ordered before an AMO with .aq, its store included), so the read of `sleeping` already comes after the write.
 [[gnu::always_inline]] inline void notify_after_rmw(Waker w)
 {
-    if (__atomic_load_n(w.sleeping, __ATOMIC_RELAXED) != 0) wake(w.pe);
+    if (__atomic_load_n(w.sleeping, __ATOMIC_RELAXED) != 0) *w.msip = 1;
 }
 [[gnu::always_inline]] inline void notify_after_rmw(int pe) { notify_after_rmw(waker(pe)); }
+
+// The writer's side of wait_notified: after the store that ends the wait, fence and raise the PE's msip whether
+// it sleeps or not. Its wait keeps no `sleeping` word, and a stray wake-up only ends a wfi early: one store where
+// notify reads `sleeping` and branches, and the waiter saves three stores and a load per wait.
+[[gnu::always_inline]] inline void notify_waiter(Waker w)
+{
+    fence();
+    *w.msip = 1;
+}
 
 // Sleep until done() is true. done() reads memory that another PE writes and then notifies us about.
 // `sleeping` is written by its PE only (volatile: one store, where GCC 12 makes an atomic store of a word an AMO).
 inline volatile uint32_t &my_sleeping() { return *const_cast<volatile uint32_t *>(&sleeping); }
 
-// The sleep of both waits below; Backstop: arm the backstop timer before each wfi.
-template <bool Backstop, class Done>
-inline void sleep_until(Done done)
+// The backstop timer is armed before each wfi: a user may write through shmem_ptr, which notifies nobody.
+template <class Done>
+inline void wait_until(Done done)
 {
     if (done()) return;
     volatile uint32_t *const mine = geometry.msip_me;
@@ -220,25 +229,28 @@ inline void sleep_until(Done done)
         *mine = 0;
         fence();
         if (done()) break;
-        if constexpr (Backstop) *clint::mtimecmp(geometry.pe) = *clint::mtime() + clint::backstop_ticks;
+        *clint::mtimecmp(geometry.pe) = *clint::mtime() + clint::backstop_ticks;
         __asm__ volatile("wfi" ::: "memory");
     }
     my_sleeping() = outer;
-    if constexpr (Backstop)
-        if (outer == 0) *clint::mtimecmp(geometry.pe) = ~uint64_t(0);
+    if (outer == 0) *clint::mtimecmp(geometry.pe) = ~uint64_t(0);
 }
-template <class Done>
-inline void wait_until(Done done)
-{
-    sleep_until<true>(done);
-}
-// A wait whose every writer notifies after its write (the library's collective flags, the dissemination barrier's
-// rounds): wait_until's protocol without the backstop timer, which only writers outside the library need. Arming it
-// cost every sleep an mtime read and an mtimecmp store (and disarming another store), and QEMU a timer insert.
+// A wait whose every writer wakes it after its write with notify_waiter (the library's collective flags, the
+// dissemination barrier's rounds): no backstop timer, which only writers outside the library need (arming it cost
+// every sleep an mtime read and an mtimecmp store, disarming another store, and QEMU a timer insert), and no
+// `sleeping` word, since its writers raise msip whatever it does. msip is cleared before each look at done(): a
+// writer's store is seen by that look, or its msip comes after the clear and ends the wfi.
 template <class Done>
 inline void wait_notified(Done done)
 {
-    sleep_until<false>(done);
+    if (done()) return;
+    volatile uint32_t *const mine = geometry.msip_me;
+    for (;;) {
+        *mine = 0;
+        fence();
+        if (done()) return;
+        __asm__ volatile("wfi" ::: "memory");
+    }
 }
 
 // The WAND-style barrier (has_hw_barrier): returns when every PE has called it. No memory ordering beyond

@@ -96,7 +96,7 @@ struct Msg {
     long *f = port::remote_ptr(&g.flags[flag], pe);
     const port::Waker waker = port::waker(pe);
     __atomic_store_n(f, 1L, __ATOMIC_RELEASE);
-    port::notify(waker);
+    port::notify_waiter(waker);
 }
 
 // The same with the data of a message before the flag: the algorithms' building block.
@@ -113,7 +113,9 @@ void send(const Group &g, int rank, const Msg &msg)
 void wait(const Group &g, int flag)
 {
     long *f = &g.flags[flag];
-    port::wait_notified([f] { return __atomic_load_n(f, __ATOMIC_ACQUIRE) != 0; });  // raise_flag notifies
+    // raise_flag wakes it (notify_waiter); plain looks, and one acquire fence after the last
+    port::wait_notified([f] { return __atomic_load_n(f, fenced_load) != 0; });
+    __atomic_thread_fence(__ATOMIC_ACQUIRE);
     __atomic_store_n(f, 0L, __ATOMIC_RELAXED);
 }
 

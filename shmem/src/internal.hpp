@@ -260,6 +260,15 @@ inline bool hw_barrier_serves_run()
     return port::has_hw_barrier && (SHMEM_BARRIER_WAND || (SHMEM_BARRIER_AUTO && port::hw_barrier_usable()));
 }
 
+// The memory order of a flag's store or load whose ordering comes from an explicit fence next to it (a release
+// fence before the first of several stores, an acquire fence after the last of several looks): relaxed, except
+// under ThreadSanitizer, which does not model fences and would see the order lost.
+#if defined(__SANITIZE_THREAD__)
+inline constexpr int fenced_store = __ATOMIC_RELEASE, fenced_load = __ATOMIC_ACQUIRE;
+#else
+inline constexpr int fenced_store = __ATOMIC_RELAXED, fenced_load = __ATOMIC_RELAXED;
+#endif
+
 // Barriers (sync.cpp). barrier_world is the barrier of every PE of the run, after the port's stack check: the
 // port's hardware barrier or dissemination, as kind says (barrier_build: the build's SHMEM_BARRIER, with auto the
 // hardware one where hw_barrier_serves_run). It is the port's own where the port has one (own_barrier_world:

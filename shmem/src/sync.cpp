@@ -13,34 +13,59 @@ namespace {
 // for its own flag[k] to reach the epoch. ceil(log2 n) rounds for any n, powers of two or not. A PE can be at
 // most one barrier ahead of a partner that still waits on it, so a flag is the waiter's epoch, one less (not
 // written yet) or one more (the partner is already in the next barrier): ">= epoch" is exact, and as a signed
-// difference it stays exact when the epoch wraps. 16-bit words: a load or a store of one is a single instruction
-// on every target (a 64-bit atomic is a library call on a 32-bit core), the difference is never more than one
-// either way, and every byte of a core's 32 KB counts (10 bytes here instead of 20 on Epiphany).
-uint16_t dissemination_flag[max_rounds];
-uint16_t dissemination_epoch;
-
-// Each round's partner, worked out once per run (the PE count never changes): the address of its flag for this
-// round and its wake-up. The barrier's rounds then load two or three words where they computed (me + d) mod n,
-// the remote address and the wake-up from the geometry, which every round's fences made the compiler load again.
+// difference it stays exact when the epoch wraps. 32-bit words: a load or a store of one is a single instruction on
+// every target that uses this barrier (Epiphany has its own, in assembly; a 64-bit atomic is a library call on a
+// 32-bit core), and the signed difference is one instruction where a 16-bit one took a shift more.
+//
+// Each round's partner is worked out once per run (the PE count never changes): the address of its flag for this
+// round and its wake-up. The rounds then load two words where they computed (me + d) mod n, the remote address
+// and the wake-up from the geometry, which every round's fences made the compiler load again. Everything the
+// barrier touches of its own is in one object: one address for all of it.
 struct Round {
-    uint16_t *theirs;
-    port::Waker waker;
+    uint32_t flag;      // this PE's flag of this round, which its partner writes (the table is symmetric); first,
+                        // so that its address is the round's (no addition in the loop)
+    uint32_t *theirs;   // the partner's `flag` of this round
+    port::Waker waker;  // the partner's wake-up
 };
-Round rounds[max_rounds];
-int n_rounds = -1;  // -1: not worked out yet
+struct Dissemination {
+    Round *end;  // rounds + their count; null until the first barrier has worked them out
+    uint32_t epoch;
+    Round rounds[max_rounds];
+};
+Dissemination dissemination;
 
-// Works out the rounds, then does the barrier it was called for.
-[[gnu::noinline, gnu::cold]] void make_rounds(int kind)
+// The rounds of one barrier.
+[[gnu::always_inline]] inline void disseminate(Dissemination &b)
 {
+    const uint32_t epoch = ++b.epoch;
+    Round *const end = b.end;  // read before the fence, after which the compiler would read it again
+    // The first round's store is a release: what this PE did before the barrier is seen by those that pass it.
+    // The later rounds' stores come after the previous round's acquire fence (and on virt notify_waiter's fence).
+    __atomic_thread_fence(__ATOMIC_RELEASE);
+    for (Round *r = b.rounds; r != end; ++r) {
+        __atomic_store_n(r->theirs, epoch, fenced_store);
+        port::notify_waiter(r->waker);
+        // Every writer of the flag wakes it after its store (notify_waiter): the port may sleep without a backstop
+        // (and on virt without a `sleeping` word). The looks while it sleeps are plain loads, and one acquire fence
+        // comes after the last.
+        port::wait_notified([r, epoch] { return int32_t(__atomic_load_n(&r->flag, fenced_load) - epoch) >= 0; });
+        __atomic_thread_fence(__ATOMIC_ACQUIRE);
+    }
+}
+
+// The first dissemination barrier of a run: works out the rounds, then does the barrier.
+[[gnu::noinline, gnu::cold]] void make_rounds()
+{
+    Dissemination &b = dissemination;
     const int n = port::n_pes(), me = port::my_pe();
     int k = 0;
     for (int d = 1; d < n; d <<= 1, ++k) {
         const int to = me + d < n ? me + d : me + d - n;  // (me + d) mod n without a divide (d < n)
-        rounds[k].theirs = port::remote_ptr(&dissemination_flag[k], to);
-        rounds[k].waker = port::waker(to);
+        b.rounds[k].theirs = port::remote_ptr(&b.rounds[k].flag, to);
+        b.rounds[k].waker = port::waker(to);
     }
-    n_rounds = k;
-    barrier_world_generic(kind);
+    b.end = b.rounds + k;
+    disseminate(b);
 }
 
 }  // namespace
@@ -72,16 +97,8 @@ void barrier_world_generic(int kind)
             return;
         }
     }
-    if (__builtin_expect(n_rounds < 0, 0)) return make_rounds(kind);  // a tail call: no stack frame here
-    const uint16_t epoch = ++dissemination_epoch;
-    uint16_t *flag = dissemination_flag;
-    for (const Round *r = rounds, *const end = rounds + n_rounds; r != end; ++r, ++flag) {
-        __atomic_store_n(r->theirs, epoch, __ATOMIC_RELEASE);
-        port::notify(r->waker);
-        // Every writer of the flag notifies after its store: the port may sleep without a backstop.
-        port::wait_notified(
-            [flag, epoch] { return int16_t(uint16_t(__atomic_load_n(flag, __ATOMIC_ACQUIRE) - epoch)) >= 0; });
-    }
+    if (__builtin_expect(dissemination.end == nullptr, 0)) return make_rounds();  // a tail call: no stack frame
+    disseminate(dissemination);
 }
 
 namespace {
