@@ -125,22 +125,24 @@ void wait(const Group &g, int flag)
 // the children v + d for every power of two d below lowbit(v) (every d < n for the root) and the parent
 // v - lowbit(v).
 // Up: a rank waits for the arrival of each child, nearest first (flag_tree + log2 of the child's distance); in
-// a reduction it combines the child's partial result, left in the work area's slot of that index, into its
-// own (dest), and sends that to its parent, into the slot and flag of its own distance. Otherwise the arrivals
-// carry nothing (the port's hardware barrier does the same for the whole machine, where it has one; Epiphany's
-// assembly sweep leaves that out for size and waits for the arrivals through the tree).
+// a reduction it then combines the child's partial result into its own (dest), reading it where it is: in the
+// child's dest, final once the child's flag is raised, and not written again before this rank has sent its own
+// up (the result comes down only after that). Then it raises the flag of its own distance at its parent.
+// Otherwise the arrivals carry nothing (the port's hardware barrier does the same for the whole machine, where
+// it has one). Epiphany's assembly sweep is the older form: each child puts its partial result into a slot of
+// its parent's work area, a chunk of the reduction a sweep (a remote read there is a round trip of the mesh),
+// and it leaves the arrivals out for size, waiting for them through the tree.
 // Down: the root sends its data (a broadcast's source, a reduction's result) to its children, farthest subtree
 // first so that what has the longest way to go leaves first; the others wait for it (flag_release) in dest and
 // pass it on. No data either way: a barrier.
-// 2 ceil(log2 n) steps, 2 (n - 1) messages, every flag raised once per sweep. A reduction goes through the work
-// area one chunk at a time, a sweep a chunk; the area holds one slot per child of rank 0 (ceil(log2 n)), of a
-// power-of-two size (shifts, no division). Every element is combined n - 1 times in all (recursive doubling:
+// 2 ceil(log2 n) steps, 2 (n - 1) messages, every flag raised once per sweep, one sweep for a reduction of any
+// size (no copy into a work area, no chunks). Every element is combined n - 1 times in all (recursive doubling:
 // n log2 n), and every rank ends with rank 0's bits, floating point included.
 //
 // A sweep is also what makes the one-shot flags safe, and every collective starts with one (or a barrier):
 // nothing goes down before the root has heard from every rank, so a rank that has received anything of a
-// sweep knows that every rank has finished its previous collective, or chunk (lowered its flags, read its
-// slots and buffers). Therefore a rank writes into another's flags, slots or dest only when that one is done
+// sweep knows that every rank has finished its previous collective (lowered its flags, read its slots and
+// buffers). Therefore a rank writes into another's flags, slots or dest only when that one is done
 // with them.
 // The port's assembly sweep (own_sweep) reads Group and Sweep where port::SweepLayout says, and raises and waits
 // for the same flags. (A template: a port without its own sweep only declares SweepLayout.)
@@ -168,52 +170,39 @@ void sweep_generic(const Group &g, int root, const Sweep &s)
     if (v < 0) v += n;
     const int low = v == 0 ? n : (v & -v);
     auto rank = [n, root](int u) { return u + root < n ? u + root : u + root - n; };
-    size_t chunk = s.bytes;
-    if (s.combine != nullptr) {
-        size_t slots = 1;  // at least one, for the loop below
-        while ((size_t(1) << slots) < size_t(n)) ++slots;
-        int slot_shift = s.elem_shift;  // the largest slot that fits, at least one element (pWrk's minimum)
-        while ((slots << (slot_shift + 1)) <= g.work_bytes) ++slot_shift;
-        chunk = size_t(1) << slot_shift;
-    }
-    size_t o = 0;
-    do {
-        const size_t m = s.bytes - o < chunk ? s.bytes - o : chunk;
-        auto *dest = static_cast<unsigned char *>(s.dest) + o;
-        const unsigned char *from = static_cast<const unsigned char *>(s.source) + o;  // what goes down
-        const size_t up = s.combine != nullptr ? m : 0;
-        if (up == 0 && whole_machine(g.start, g.stride, g.size)) {
-            barrier_world(barrier_hardware);  // checks the stack
-            if (m == 0) return;  // a barrier
-        } else {
-            if (up != 0) {
-                if (dest != from) get_small(dest, from, m);
-                from = dest;
-            }
-            int flag = flag_tree;
-            uintptr_t slot = uintptr_t(g.work);
-            for (int d = 1; d < low; d <<= 1, ++flag, slot += chunk)
-                if (v + d < n) {
-                    wait(g, flag);
-                    if (up != 0) s.combine(dest, reinterpret_cast<void *>(slot), up);
-                }
-            if (v != 0) send(g, rank(v - low), Msg{reinterpret_cast<void *>(slot), dest, up, flag});
-        }
-        if (v != 0) {
-            wait(g, flag_release);
+    auto *const dest = static_cast<unsigned char *>(s.dest);
+    const unsigned char *from = static_cast<const unsigned char *>(s.source);  // what goes down
+    const size_t m = s.bytes;
+    const bool up = s.combine != nullptr;
+    if (!up && whole_machine(g.start, g.stride, g.size)) {
+        barrier_world(barrier_hardware);  // checks the stack
+        if (m == 0) return;  // a barrier
+    } else {
+        if (up) {
+            if (dest != from) get_small(dest, from, m);
             from = dest;
         }
-        // the children: v + d for every power of two d below both low and n - v
-        int d = 1;
-        while (d < low && v + d < n) d <<= 1;
-        const Msg down{dest, from, m, flag_release};
-        while ((d >>= 1) != 0) send(g, rank(v + d), down);
-        o += chunk;
-    } while (o < s.bytes);
+        int flag = flag_tree;
+        for (int d = 1; d < low; d <<= 1, ++flag)
+            if (v + d < n) {
+                wait(g, flag);
+                if (up) s.combine(dest, port::remote_ptr(dest, g.world(rank(v + d))), m);
+            }
+        if (v != 0) raise_flag(g, g.world(rank(v - low)), flag);
+    }
+    if (v != 0) {
+        wait(g, flag_release);
+        from = dest;
+    }
+    // the children: v + d for every power of two d below both low and n - v
+    int d = 1;
+    while (d < low && v + d < n) d <<= 1;
+    const Msg down{dest, from, m, flag_release};
+    while ((d >>= 1) != 0) send(g, rank(v + d), down);
 }
 
 // The sweep with nothing to carry, written out with its signals inline: a barrier is on the hot path, the
-// sweep's chunking and messages are not.
+// sweep's messages are not.
 void tree_barrier(const Group &g)
 {
     port::check_stack();  // the stack guard of a port without memory protection (Epiphany); a no-op elsewhere
