@@ -240,8 +240,10 @@ inline void wait_until(Done done)
 // every sleep an mtime read and an mtimecmp store, disarming another store, and QEMU a timer insert), and no
 // `sleeping` word, since its writers raise msip whatever it does. msip is cleared before each look at done(): a
 // writer's store is seen by that look, or its msip comes after the clear and ends the wfi.
+// Always inline: it is a few instructions, and GCC outlined it where a file has several (a call and a stack frame
+// in every barrier round and collective message).
 template <class Done>
-inline void wait_notified(Done done)
+[[gnu::always_inline]] inline void wait_notified(Done done)
 {
     if (done()) return;
     volatile uint32_t *const mine = geometry.msip_me;
