@@ -9,7 +9,9 @@ namespace shmem::detail {
 // Symmetric scratch of every team slot: the flags of its barrier and collectives, the collect count, and the
 // reduction work area. SHMEM_MAX_TEAMS x (flag_count longs + SHMEM_TEAM_WORK_BYTES) bytes of every PE's .bss.
 #ifndef SHMEM_TEAM_WORK_UNIT
-#define SHMEM_TEAM_WORK_UNIT 256  // bytes per child slot of a reduction (see sweep); 64 keeps 2 complex doubles
+// bytes per child slot of a reduction in Epiphany's assembly sweep (the generic sweep reads its children's results
+// in place), and the scans' chunks; 64 keeps 2 complex doubles
+#define SHMEM_TEAM_WORK_UNIT 256
 #endif
 #ifndef SHMEM_TEAM_WORK_BYTES
 #define SHMEM_TEAM_WORK_BYTES (max_rounds * SHMEM_TEAM_WORK_UNIT)
@@ -216,8 +218,8 @@ void reduce_scatter_gather(const Group &g, void *dest_, const void *source_, siz
     const size_t lo = start(r), len = start(r + 1) - lo;
     group_barrier(g);  // every rank's source is final, and its dest free
     // This rank's slice: its own source and the next four ranks', then the slice so far and the next four, and
-    // so on (combine_many, five inputs a pass). dest and source are the same array or disjoint, and no other rank reads this slice of
-    // this rank's source.
+    // so on (combine_many, five inputs a pass). dest and source are the same array or disjoint, and no other rank
+    // reads this slice of this rank's source.
     const void *in[5] = {source + lo};
     int k = 1;
     for (int s = 1; s < n; ++s) {
