@@ -93,7 +93,7 @@ inline void get_bytes(void *dst, const void *src_remote, size_t n) { shmem_port_
 // every bit of n - 8 but those of 8, 16 and 32 must be 0 (0 bytes wraps to all ones). Eight bytes cost 7
 // instructions instead of a call into the copy loop's set-up (28).
 inline constexpr bool has_copy_inline = true;
-inline bool copy_inline(void *dst, const void *src, size_t n)
+[[gnu::always_inline]] inline bool copy_inline(void *dst, const void *src, size_t n)
 {
     typedef uint64_t __attribute__((may_alias)) dword;
     const size_t rest = n - 8;  // the bytes after the first double word

@@ -24,16 +24,26 @@
 
 namespace shmem::detail {
 
+// Flat sweeps (collectives.cpp): in a group of at most flat_max ranks, the ranks arrive at the root by an atomic
+// add to its arrival count, and the root sends to each of them in turn, where a binomial tree takes 2 log2 n steps
+// of a message and a sleep each. Where the port has atomics on every PE's memory and no sweep of its own.
+inline constexpr bool flat_capable = !port::own_sweep && port::has_native_atomics;
+inline constexpr int flat_max = 16;
+// An all-gather of a flat group is flat up to this many bytes of dest: rank 0 copies all of it to every rank.
+inline constexpr size_t flat_gather_bytes = 1024;
+
 // Flag indices in a group's flag array (SHMEM_SYNC_SIZE longs).
 enum : int {
     flag_tree = 0,                          // .. + max_rounds: arrivals from the children (the barrier's tree)
     flag_release = flag_tree + max_rounds,  // down the tree: a barrier's release, broadcast data, a result
-    flag_data = flag_release + 1,           // .. + max_rounds: the all-gather's rounds
+    flag_arrive = flag_release + 1,         // a flat sweep's root: the ranks arrived (a count; flat_capable only)
+    flag_data = flag_arrive + int(flat_capable),  // .. + max_rounds: the all-gather's rounds
     flag_publish = flag_data + max_rounds,  // collect: this PE's byte count (a value others read, not a flag)
     flag_count
 };
-// The flags a sweep uses (barrier, broadcast, reductions, alltoall's barriers): its tree and its release.
-inline constexpr int sweep_flags = flag_release + 1;
+// The flags a sweep uses (barrier, broadcast, reductions, alltoall's barriers): its tree, its release and, in a
+// flat group, the arrival count.
+inline constexpr int sweep_flags = flag_release + 1 + int(flat_capable);
 static_assert(flag_count <= SHMEM_SYNC_SIZE, "the flags fit in a pSync");
 
 struct Group {
@@ -45,6 +55,9 @@ struct Group {
     // start + r * stride by shifts and adds: a multiply is a floating-point-unit mode switch on Epiphany (some
     // 40 bytes wherever it is written), and ranks are small. Most groups have stride 1. Unsigned, since a team's
     // stride may be negative (1.6) and a negative number must not be shifted; the sum wraps to the right PE.
+    // A flat group (flat_capable, at most flat_max ranks): its sweeps and barriers are flat (collectives.cpp).
+    [[gnu::always_inline]] bool flat() const { return flat_capable && size <= flat_max; }
+
     [[gnu::always_inline]] int world(int r) const
     {
         if (stride == 1) return start + r;
@@ -93,6 +106,8 @@ inline void copy_local(void *dst, const void *src, size_t bytes)
 // Reductions: the communication is untyped; the type and the operation are in the combine function,
 // acc[i] = op(acc[i], in[i]) over `bytes` bytes of elements.
 using Combine = void (*)(void *acc, const void *in, size_t bytes);
+// acc = op(in[0], ..., in[k - 1]) elementwise, 1 <= k <= 5 (combine_many, below).
+using CombineMany = void (*)(void *acc, const void *const *in, int k, size_t bytes);
 
 // What a sweep of the binomial tree carries (collectives.cpp). A reduction (combine set): dest, with source
 // copied into it first, goes up combined with the others, and the result comes down into dest; dest and
@@ -104,13 +119,17 @@ struct Sweep {
     size_t bytes;
     int elem_shift;    // a reduction's elements are 1 << elem_shift bytes
     Combine combine;
+    CombineMany many;  // the same operation, up to five inputs a pass (a flat sweep's root); where flat_capable
 };
-void sweep_generic(const Group &g, int root, const Sweep &s);
+void sweep_generic(const Group &g, int root, const Sweep &s);  // the binomial tree
+void sweep_flat(const Group &g, int root, const Sweep &s);     // a flat group's (Group::flat)
 // The port's own where it has one (own_sweep: Epiphany's, in assembly; collectives.cpp checks its layout).
 inline void sweep(const Group &g, int root, const Sweep &s)
 {
     if constexpr (port::own_sweep) {
         port::sweep(&g, root, &s);
+    } else if (g.flat()) {
+        sweep_flat(g, root, s);
     } else {
         sweep_generic(g, root, s);
     }
@@ -118,17 +137,21 @@ inline void sweep(const Group &g, int root, const Sweep &s)
 
 // The algorithms (collectives.cpp).
 void tree_barrier(const Group &g);  // a sweep rooted at rank 0 with nothing to carry
+inline constexpr Sweep nothing_to_carry{nullptr, nullptr, 0, 0, nullptr, nullptr};
 inline void group_barrier(const Group &g)
 {
     if (whole_machine(g.start, g.stride, g.size)) {
         barrier_world(barrier_hardware);
+    } else if (g.flat()) {
+        port::check_stack();  // as tree_barrier does
+        sweep_flat(g, 0, nothing_to_carry);
     } else {
         tree_barrier(g);
     }
 }
 inline void broadcast(const Group &g, void *dest, const void *source, size_t bytes, int root)
 {
-    sweep(g, root, Sweep{dest, source, bytes, 0, nullptr});
+    sweep(g, root, Sweep{dest, source, bytes, 0, nullptr, nullptr});
 }
 // All-gather of blocks in rank order from every rank to every rank's dest; source is this rank's block. Block j
 // is at off[j] .. off[j + 1], or with off == nullptr at j * block .. (j + 1) * block.
@@ -168,7 +191,6 @@ void combine(void *acc, const void *in, size_t bytes)
 // one pointer step per input and four elements: acc loaded and stored once for four others, where four
 // two-operand combines load and store it four times. Fewer (a slice's last group) by combine: one kernel per
 // type and operation, not four.
-using CombineMany = void (*)(void *acc, const void *const *in, int k, size_t bytes);
 template <class T, class Op, int K>
 [[gnu::always_inline]] inline void combine_k(T *a, const void *const *in, size_t n)
 {
@@ -217,7 +239,9 @@ inline void reduce(const Group &g, T *dest, const T *source, size_t nreduce, Op)
     if constexpr (!port::own_sweep)
         if (bytes / reduce_large_slice >= size_t(g.size) && g.size > 1 && is_symmetric(source, bytes))
             return reduce_scatter_gather(g, dest, source, bytes, __builtin_ctz(sizeof(T)), &combine_many<T, Op>);
-    sweep(g, 0, Sweep{dest, source, bytes, __builtin_ctz(sizeof(T)), &combine<T, Op>});
+    CombineMany many = nullptr;
+    if constexpr (flat_capable) many = &combine_many<T, Op>;
+    sweep(g, 0, Sweep{dest, source, bytes, __builtin_ctz(sizeof(T)), &combine<T, Op>, many});
 }
 
 struct OpAnd { template <class T> T operator()(T a, T b) const { return T(a & b); } };

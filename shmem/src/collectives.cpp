@@ -165,6 +165,79 @@ constexpr bool sweep_layout_matches()
 }
 static_assert(sweep_layout_matches<port::SweepLayout>(), "port::SweepLayout matches Group, Sweep and the flags");
 
+// A flat sweep (Group::flat: at most flat_max ranks, atomics on every PE's memory). Up: every rank but the root
+// adds one to the root's arrival count (flag_arrive, an atomic add with release: in a reduction its dest holds its
+// source by then) and the last wakes the root; the root lowers the count and, in a reduction, combines every
+// rank's dest into its own, reading them where they are (five inputs a pass). Down: the root sends its data to
+// every other rank in turn, as the tree's root sends to its children; they wait for it (flag_release) in dest.
+// Per rank one atomic add, one message and one sleep, where the tree takes 2 (n - 1) messages and as many sleeps
+// on 2 log2 n steps; the root's n - 1 messages one after the other are what limits it to small groups.
+// The one-shot flags stay safe: a rank is counted only once it has finished its previous collective (lowered its
+// flags, read what it reads of others), and the root sends nothing before it has counted every rank. The count
+// itself is back at zero before the root sends anything, so every arrival that comes early (from a rank already in
+// the group's next collective, which this root may root again) counts for the next.
+template <class AtRoot>
+[[gnu::always_inline]] inline void sweep_flat(const Group &g, int root, void *dest, const void *from, size_t m,
+                                              AtRoot at_root)
+{
+    const int n = g.size;
+    if (g.rank != root) {
+        const int pe = g.world(root);
+        long *const count = port::remote_ptr(&g.flags[flag_arrive], pe);
+        const port::Waker waker = port::waker(pe);
+        if (__atomic_fetch_add(count, 1L, __ATOMIC_RELEASE) == n - 2) port::notify_waiter(waker);
+        wait(g, flag_release);
+        return;
+    }
+    long *const count = &g.flags[flag_arrive];
+    port::wait_notified([count, n] { return __atomic_load_n(count, fenced_load) == n - 1; });
+    __atomic_thread_fence(__ATOMIC_ACQUIRE);
+    __atomic_store_n(count, 0L, __ATOMIC_RELAXED);
+    auto rank = [n, root](int i) { return i + root < n ? i + root : i + root - n; };
+    at_root(rank);  // a reduction's combines, an all-gather's gather
+    // The data to every rank, one release fence, then every flag and wake-up. The group's fields in registers:
+    // the fences would make the compiler load them again for every rank.
+    const Group l = g;
+    if (m != 0)
+        for (int i = 1; i < n; ++i) put_small(port::remote_ptr(dest, l.world(rank(i))), from, m);
+    __atomic_thread_fence(__ATOMIC_RELEASE);
+    for (int i = 1; i < n; ++i) {
+        const int pe = l.world(rank(i));
+        long *const f = port::remote_ptr(&l.flags[flag_release], pe);
+        const port::Waker waker = port::waker(pe);
+        __atomic_store_n(f, 1L, fenced_store);
+        port::notify_waiter(waker);
+    }
+}
+inline constexpr auto at_root_nothing = [](auto) {};
+
+// The flat sweep of a barrier, a broadcast or a reduction: the root's part out of line, so that the other ranks'
+// part needs no registers saved.
+[[gnu::noinline]] static void sweep_flat_root(const Group &g, int root, const Sweep &s)
+{
+    void *const dest = s.dest;
+    if (s.combine == nullptr) return sweep_flat(g, root, dest, s.source, s.bytes, at_root_nothing);
+    if (dest != s.source) get_small(dest, s.source, s.bytes);
+    sweep_flat(g, root, dest, dest, s.bytes, [&g, &s, dest](auto rank) {
+        const void *in[5] = {dest};
+        int k = 1;
+        for (int i = 1; i < g.size; ++i) {
+            in[k++] = port::remote_ptr(dest, g.world(rank(i)));
+            if (k == 5 || i == g.size - 1) {
+                s.many(dest, in, k, s.bytes);
+                k = 1;
+            }
+        }
+    });
+}
+
+void sweep_flat(const Group &g, int root, const Sweep &s)
+{
+    if (g.rank == root) return sweep_flat_root(g, root, s);
+    if (s.combine != nullptr && s.dest != s.source) get_small(s.dest, s.source, s.bytes);
+    sweep_flat(g, root, nullptr, nullptr, 0, at_root_nothing);  // arrive, and wait for the root's message
+}
+
 void sweep_generic(const Group &g, int root, const Sweep &s)
 {
     const int n = g.size;
@@ -241,7 +314,7 @@ void reduce_scatter_gather(const Group &g, void *dest_, const void *source_, siz
         }
     // The broadcast's sweep, called as broadcast() does: a second caller of broadcast() made GCC take that inline
     // function out of line, 52 bytes more in Epiphany's fp_rma, which has no use for this routine.
-    sweep(g, 0, Sweep{dest, dest, bytes, 0, nullptr});
+    sweep(g, 0, Sweep{dest, dest, bytes, 0, nullptr, nullptr});
 }
 
 // The sweep with nothing to carry, written out with its signals inline: a barrier is on the hot path, the
@@ -249,6 +322,7 @@ void reduce_scatter_gather(const Group &g, void *dest_, const void *source_, siz
 void tree_barrier(const Group &g)
 {
     port::check_stack();  // the stack guard of a port without memory protection (Epiphany); a no-op elsewhere
+    if (g.flat()) return sweep_flat(g, 0, nothing_to_carry);  // group_barrier calls it directly
     const int n = g.size, r = g.rank;
     const int low = r == 0 ? n : (r & -r);
     int flag = flag_tree, d = 1;
@@ -275,6 +349,14 @@ void allgather(const Group &g, unsigned char *dest, const void *source, const si
     const int n = g.size, r = g.rank;
     auto at = [off, block](int j) { return off != nullptr ? off[j] : size_t(j) * block; };
     copy_local(dest + at(r), source, at(r + 1) - at(r));
+    // A flat group and a small dest: a flat sweep. Each rank arrives with its block in its dest, rank 0 gathers
+    // the blocks from where they are (nobody writes them before rank 0 sends) and sends the whole dest to every
+    // rank: 2 (n - 1) copies and n sleeps, where the rounds take n log2 n messages and sleeps.
+    if (g.flat() && at(n) <= flat_gather_bytes)
+        return sweep_flat(g, 0, dest, dest, at(n), [&g, dest, &at](auto) {
+            for (int j = 1; j < g.size; ++j)
+                get_small(dest + at(j), port::remote_ptr(dest + at(j), g.world(j)), at(j + 1) - at(j));
+        });
     group_barrier(g);
     if ((n & (n - 1)) == 0) {
         for (int k = 0, d = 1; d < n; ++k, d <<= 1) {
@@ -549,7 +631,12 @@ int shmem_team_sync(shmem_team_t team)
     check_init("shmem_team_sync");
     if (team == SHMEM_TEAM_INVALID) return -1;
     check_team("shmem_team_sync", team);
-    group_barrier(team_group(team));
+    // the whole machine's barrier before the team's group is made up: 20 instructions of a PE's 27 there
+    if (whole_machine(team->start, team->stride, team->size)) {
+        barrier_world(barrier_hardware);
+    } else {
+        group_barrier(team_group(team));
+    }
     return 0;
 }
 
