@@ -74,8 +74,12 @@ inline bool whole_machine(int start, int stride, int size)
     return hw_barrier_serves_run() && start == 0 && stride == 1 && size == port::n_pes();
 }
 
-// The group of a team (defined in collectives.cpp, where the team scratch lives).
-Group team_group(shmem_team_s *team);
+// The group of a team: made once, when the team is (set_team_group, in collectives.cpp where the team scratch
+// lives), in a table by the team's slot (a PE is in one team of a slot at a time). Making it up at every call
+// cost a collective some 20 instructions a PE.
+extern Group team_groups[max_teams];
+void set_team_group(shmem_team_s *team);
+inline const Group &team_group(const shmem_team_s *team) { return team_groups[team->slot]; }
 
 // The port's copies, through its inline small-copy path first where it has one (has_copy_inline): the
 // collectives' messages are mostly a few words, and the copy loop's set-up costs more than they do.

@@ -25,11 +25,12 @@ struct TeamScratch {
     uint64_t agree[checks ? 2 : 0][4];
 };
 TeamScratch team_scratch[max_teams];
+Group team_groups[max_teams];
 
-Group team_group(shmem_team_s *t)
+void set_team_group(shmem_team_s *t)
 {
     TeamScratch &s = team_scratch[t->slot];
-    return Group{t->start, t->stride, t->size, t->my_pe, s.flags, s.work, sizeof s.work};
+    team_groups[t->slot] = Group{t->start, t->stride, t->size, t->my_pe, s.flags, s.work, sizeof s.work};
 }
 
 // A routine's identity across PEs (each has its own copy of the image, at its own address): its name, hashed.
@@ -509,7 +510,7 @@ Group agreed(const char *routine, Group g, const char *n1 = nullptr, int64_t v1 
 }
 
 // Teams' collectives: the team checked and, with checks, the arguments that must agree compared across it.
-Group checked_team(const char *routine, shmem_team_t team, const char *n1 = nullptr, int64_t v1 = 0,
+const Group &checked_team(const char *routine, shmem_team_t team, const char *n1 = nullptr, int64_t v1 = 0,
                    const char *n2 = nullptr, int64_t v2 = 0, const char *n3 = nullptr, int64_t v3 = 0)
 {
     check_init(routine);
@@ -529,7 +530,8 @@ void check_root(const char *routine, const Group &g, int root)
 }
 
 // The deprecated active-set broadcasts leave dest on the root alone; the 1.5 team ones fill it too (bcast_team).
-void bcast(const char *routine, const Group &g, void *dest, const void *source, size_t bytes, int root)
+[[gnu::always_inline]] inline void bcast(const char *routine, const Group &g, void *dest, const void *source, size_t bytes,
+                                          int root)
 {
     check_root(routine, g, root);
     check_symmetric(routine, "dest", dest, bytes);
@@ -537,7 +539,8 @@ void bcast(const char *routine, const Group &g, void *dest, const void *source, 
 }
 
 // The root's copy comes after the sweep: the sweep sends from the root's source, never its dest.
-void bcast_team(const char *routine, const Group &g, void *dest, const void *source, size_t bytes, int root)
+[[gnu::always_inline]] inline void bcast_team(const char *routine, const Group &g, void *dest, const void *source,
+                                               size_t bytes, int root)
 {
     bcast(routine, g, dest, source, bytes, root);
     if (g.rank == root) copy_local(dest, source, bytes);
@@ -610,7 +613,7 @@ void reduction(const char *routine, const Group &g, T *dest, const T *source, si
 template <class T>
 int scan_team(const char *routine, shmem_team_t team, T *dest, const T *source, size_t nelems, bool exclusive)
 {
-    const Group g = checked_team(routine, team, "nelems", int64_t(nelems));
+    const Group &g = checked_team(routine, team, "nelems", int64_t(nelems));
     if (nelems == 0) return 0;  // nothing to add up on any rank: no communication (any pointers are fine)
     const size_t bytes = bytes_of(routine, "nelems", nelems, sizeof(T));
     check_symmetric(routine, "dest", dest, bytes);

@@ -30,6 +30,8 @@ void (*release_next)();  // the release chained after this file's (internal.hpp,
     shmemi_team_world.size = shmemi_team_shared.size = n;
     shmemi_team_world.my_pe = shmemi_team_shared.my_pe = me;
     shmemi_ctx_default.team = &shmemi_team_world;
+    set_team_group(&shmemi_team_world);
+    set_team_group(&shmemi_team_shared);
     release_next = init_state.release;
     init_state.release = &release_teams;
 }
@@ -106,6 +108,7 @@ shmem_team_t make_team(shmem_team_s *parent, int start, int stride, int size, in
     t->agree_seq = 0;
     t->config_mask = config_mask;
     t->config.num_contexts = (config != nullptr && (config_mask & SHMEM_TEAM_NUM_CONTEXTS)) ? config->num_contexts : 0;
+    set_team_group(t);
     used_slots |= SlotMask(1) << slot;
     return t;
 }
