@@ -123,17 +123,17 @@ struct Sweep {
     size_t bytes;
     int elem_shift;    // a reduction's elements are 1 << elem_shift bytes
     Combine combine;
-    CombineMany many;  // the same operation, up to five inputs a pass (a flat sweep's root); where flat_capable
 };
 void sweep_generic(const Group &g, int root, const Sweep &s);  // the binomial tree
-void sweep_flat(const Group &g, int root, const Sweep &s);     // a flat group's (Group::flat)
+// A flat group's (Group::flat); `many` is a reduction's operation again, up to five inputs a pass (the root's).
+void sweep_flat(const Group &g, int root, const Sweep &s, CombineMany many);
 // The port's own where it has one (own_sweep: Epiphany's, in assembly; collectives.cpp checks its layout).
-inline void sweep(const Group &g, int root, const Sweep &s)
+inline void sweep(const Group &g, int root, const Sweep &s, CombineMany many = nullptr)
 {
     if constexpr (port::own_sweep) {
         port::sweep(&g, root, &s);
     } else if (g.flat()) {
-        sweep_flat(g, root, s);
+        sweep_flat(g, root, s, many);
     } else {
         sweep_generic(g, root, s);
     }
@@ -141,21 +141,21 @@ inline void sweep(const Group &g, int root, const Sweep &s)
 
 // The algorithms (collectives.cpp).
 void tree_barrier(const Group &g);  // a sweep rooted at rank 0 with nothing to carry
-inline constexpr Sweep nothing_to_carry{nullptr, nullptr, 0, 0, nullptr, nullptr};
+inline constexpr Sweep nothing_to_carry{nullptr, nullptr, 0, 0, nullptr};
 inline void group_barrier(const Group &g)
 {
     if (whole_machine(g.start, g.stride, g.size)) {
         barrier_world(barrier_hardware);
     } else if (g.flat()) {
         port::check_stack();  // as tree_barrier does
-        sweep_flat(g, 0, nothing_to_carry);
+        sweep_flat(g, 0, nothing_to_carry, nullptr);
     } else {
         tree_barrier(g);
     }
 }
 inline void broadcast(const Group &g, void *dest, const void *source, size_t bytes, int root)
 {
-    sweep(g, root, Sweep{dest, source, bytes, 0, nullptr, nullptr});
+    sweep(g, root, Sweep{dest, source, bytes, 0, nullptr});
 }
 // All-gather of blocks in rank order from every rank to every rank's dest; source is this rank's block. Block j
 // is at off[j] .. off[j + 1], or with off == nullptr at j * block .. (j + 1) * block.
@@ -245,7 +245,7 @@ inline void reduce(const Group &g, T *dest, const T *source, size_t nreduce, Op)
             return reduce_scatter_gather(g, dest, source, bytes, __builtin_ctz(sizeof(T)), &combine_many<T, Op>);
     CombineMany many = nullptr;
     if constexpr (flat_capable) many = &combine_many<T, Op>;
-    sweep(g, 0, Sweep{dest, source, bytes, __builtin_ctz(sizeof(T)), &combine<T, Op>, many});
+    sweep(g, 0, Sweep{dest, source, bytes, __builtin_ctz(sizeof(T)), &combine<T, Op>}, many);
 }
 
 struct OpAnd { template <class T> T operator()(T a, T b) const { return T(a & b); } };

@@ -214,27 +214,27 @@ inline constexpr auto at_root_nothing = [](auto) {};
 
 // The flat sweep of a barrier, a broadcast or a reduction: the root's part out of line, so that the other ranks'
 // part needs no registers saved.
-[[gnu::noinline]] static void sweep_flat_root(const Group &g, int root, const Sweep &s)
+[[gnu::noinline]] static void sweep_flat_root(const Group &g, int root, const Sweep &s, CombineMany many)
 {
     void *const dest = s.dest;
     if (s.combine == nullptr) return sweep_flat(g, root, dest, s.source, s.bytes, at_root_nothing);
     if (dest != s.source) get_small(dest, s.source, s.bytes);
-    sweep_flat(g, root, dest, dest, s.bytes, [&g, &s, dest](auto rank) {
+    sweep_flat(g, root, dest, dest, s.bytes, [&g, &s, dest, many](auto rank) {
         const void *in[5] = {dest};
         int k = 1;
         for (int i = 1; i < g.size; ++i) {
             in[k++] = port::remote_ptr(dest, g.world(rank(i)));
             if (k == 5 || i == g.size - 1) {
-                s.many(dest, in, k, s.bytes);
+                many(dest, in, k, s.bytes);
                 k = 1;
             }
         }
     });
 }
 
-void sweep_flat(const Group &g, int root, const Sweep &s)
+void sweep_flat(const Group &g, int root, const Sweep &s, CombineMany many)
 {
-    if (g.rank == root) return sweep_flat_root(g, root, s);
+    if (g.rank == root) return sweep_flat_root(g, root, s, many);
     if (s.combine != nullptr && s.dest != s.source) get_small(s.dest, s.source, s.bytes);
     sweep_flat(g, root, nullptr, nullptr, 0, at_root_nothing);  // arrive, and wait for the root's message
 }
@@ -315,7 +315,7 @@ void reduce_scatter_gather(const Group &g, void *dest_, const void *source_, siz
         }
     // The broadcast's sweep, called as broadcast() does: a second caller of broadcast() made GCC take that inline
     // function out of line, 52 bytes more in Epiphany's fp_rma, which has no use for this routine.
-    sweep(g, 0, Sweep{dest, dest, bytes, 0, nullptr, nullptr});
+    sweep(g, 0, Sweep{dest, dest, bytes, 0, nullptr});
 }
 
 // The sweep with nothing to carry, written out with its signals inline: a barrier is on the hot path, the
@@ -323,7 +323,7 @@ void reduce_scatter_gather(const Group &g, void *dest_, const void *source_, siz
 void tree_barrier(const Group &g)
 {
     port::check_stack();  // the stack guard of a port without memory protection (Epiphany); a no-op elsewhere
-    if (g.flat()) return sweep_flat(g, 0, nothing_to_carry);  // group_barrier calls it directly
+    if (g.flat()) return sweep_flat(g, 0, nothing_to_carry, nullptr);  // group_barrier calls it directly
     const int n = g.size, r = g.rank;
     const int low = r == 0 ? n : (r & -r);
     int flag = flag_tree, d = 1;
@@ -529,8 +529,15 @@ void check_root(const char *routine, const Group &g, int root)
         }
 }
 
+// Always inline where the build is for speed: GCC took these out of line, a second frame in every broadcast (where
+// the build is for size, Epiphany's, out of line is the smaller).
+#ifdef __OPTIMIZE_SIZE__
+#define SHMEM_BCAST_INLINE inline
+#else
+#define SHMEM_BCAST_INLINE [[gnu::always_inline]] inline
+#endif
 // The deprecated active-set broadcasts leave dest on the root alone; the 1.5 team ones fill it too (bcast_team).
-[[gnu::always_inline]] inline void bcast(const char *routine, const Group &g, void *dest, const void *source, size_t bytes,
+SHMEM_BCAST_INLINE void bcast(const char *routine, const Group &g, void *dest, const void *source, size_t bytes,
                                           int root)
 {
     check_root(routine, g, root);
@@ -539,7 +546,7 @@ void check_root(const char *routine, const Group &g, int root)
 }
 
 // The root's copy comes after the sweep: the sweep sends from the root's source, never its dest.
-[[gnu::always_inline]] inline void bcast_team(const char *routine, const Group &g, void *dest, const void *source,
+SHMEM_BCAST_INLINE void bcast_team(const char *routine, const Group &g, void *dest, const void *source,
                                                size_t bytes, int root)
 {
     bcast(routine, g, dest, source, bytes, root);
