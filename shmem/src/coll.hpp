@@ -4,14 +4,16 @@
 // Synchronization is by one-shot flags in the group's symmetric flag array: a message puts its data into the
 // receiver's symmetric buffer and then raises a flag there (a release store: 1) and wakes the receiver; wait()
 // sleeps until its own flag is raised and lowers it again (stores 0). Plain loads and stores, no atomic
-// read-modify-write: on a core without atomics (Epiphany: TESTSET only) a signal is one posted store. That is
-// enough because of two invariants (collectives.cpp says why each algorithm keeps them):
+// read-modify-write: on a core without atomics (Epiphany: TESTSET only) a signal is one posted store. The one
+// exception is where the port has atomics on every PE's memory: a flat group's ranks (at most flat_max) arrive at
+// the root of a sweep by an atomic add to its arrival count, which the root lowers to zero before it sends
+// anything. That is enough because of two invariants (collectives.cpp says why each algorithm keeps them):
 //   - within a collective, a flag of a PE is raised at most once before that PE lowers it;
 //   - a PE writes into another PE's flags, reduction slots or dest only after that PE has finished its
-//     previous collective of the group: every collective starts with a sweep of the binomial tree or a
-//     barrier, and nothing is sent down a tree before its root has heard from every rank.
-// So every flag is back at zero when a PE returns (bar raises of a collective that another PE has already
-// started), which is what OpenSHMEM requires of a pSync (SHMEM_SYNC_VALUE) and what lets a team slot be
+//     previous collective of the group: every collective starts with a sweep (of the binomial tree, or flat) or
+//     a barrier, and nothing is sent down before the root has heard from every rank.
+// So every flag is back at zero when a PE returns (bar raises and arrivals of a collective that another PE has
+// already started), which is what OpenSHMEM requires of a pSync (SHMEM_SYNC_VALUE) and what lets a team slot be
 // reused.
 //
 // The engine is out of line (collectives.cpp) and untyped: a program links one copy of each algorithm however
@@ -27,7 +29,11 @@ namespace shmem::detail {
 // Flat sweeps (collectives.cpp): in a group of at most flat_max ranks, the ranks arrive at the root by an atomic
 // add to its arrival count, and the root sends to each of them in turn, where a binomial tree takes 2 log2 n steps
 // of a message and a sleep each. Where the port has atomics on every PE's memory and no sweep of its own.
-inline constexpr bool flat_capable = !port::own_sweep && port::has_native_atomics;
+// Not with SHMEM_ATOMICS=testset, which builds the library as for a port without atomics.
+#ifndef SHMEM_ATOMICS_TESTSET
+#define SHMEM_ATOMICS_TESTSET 0
+#endif
+inline constexpr bool flat_capable = !port::own_sweep && port::has_native_atomics && !SHMEM_ATOMICS_TESTSET;
 inline constexpr int flat_max = 16;
 // An all-gather of a flat group is flat up to this many bytes of dest: rank 0 copies all of it to every rank.
 inline constexpr size_t flat_gather_bytes = 1024;
@@ -125,7 +131,7 @@ struct Sweep {
     Combine combine;
 };
 void sweep_generic(const Group &g, int root, const Sweep &s);  // the binomial tree
-// A flat group's (Group::flat); `many` is a reduction's operation again, up to five inputs a pass (the root's).
+// A flat group's (Group::flat); `many` is a reduction's operation again, many inputs a pass (the root's).
 void sweep_flat(const Group &g, int root, const Sweep &s, CombineMany many);
 // The port's own where it has one (own_sweep: Epiphany's, in assembly; collectives.cpp checks its layout).
 inline void sweep(const Group &g, int root, const Sweep &s, CombineMany many = nullptr)
@@ -159,7 +165,16 @@ inline void broadcast(const Group &g, void *dest, const void *source, size_t byt
 }
 // All-gather of blocks in rank order from every rank to every rank's dest; source is this rank's block. Block j
 // is at off[j] .. off[j + 1], or with off == nullptr at j * block .. (j + 1) * block.
-void allgather(const Group &g, unsigned char *dest, const void *source, const size_t *off, size_t block);
+// In a flat group up to flat_gather_bytes of dest: rank 0 gathers and sends the whole (allgather_flat); else
+// ceil(log2 n) rounds (allgather_rounds). The choice inline: the out-of-line routines make only tail calls then.
+void allgather_flat(const Group &g, unsigned char *dest, const void *source, const size_t *off, size_t block);
+void allgather_rounds(const Group &g, unsigned char *dest, const void *source, const size_t *off, size_t block);
+inline void allgather(const Group &g, unsigned char *dest, const void *source, const size_t *off, size_t block)
+{
+    if (g.flat() && (off != nullptr ? off[g.size] : size_t(g.size) * block) <= flat_gather_bytes)
+        return allgather_flat(g, dest, source, off, block);
+    allgather_rounds(g, dest, source, off, block);
+}
 // All-to-all: block j of source goes to block r of dest on rank j; elem/dst/sst describe strided blocks.
 void alltoall(const Group &g, unsigned char *dest, const unsigned char *source, size_t elem, ptrdiff_t dst,
               ptrdiff_t sst, size_t nelems);
@@ -190,29 +205,36 @@ void combine(void *acc, const void *in, size_t bytes)
     for (; i < n; ++i) a[i] = Op()(a[i], b[i]);
 }
 
-// acc[i] = op(...op(op(in[0][i], in[1][i]), in[2][i])..., in[k - 1][i]) for 2 <= k <= 5 inputs, in[0] acc
-// itself or another array (the large reductions' reduce-scatter). Five inputs in one pass, unrolled by four with
-// one pointer step per input and four elements: acc loaded and stored once for four others, where four
-// two-operand combines load and store it four times. Fewer (a slice's last group) by combine: one kernel per
-// type and operation, not four.
+// acc[i] = op(...op(op(in[0][i], in[1][i]), in[2][i])..., in[k - 1][i]) for 1 <= k <= many_max inputs, in[0] acc
+// itself or another array (the large reductions' reduce-scatter, a flat sweep's root). Up to nine inputs in one
+// pass, unrolled by eight (where the build is not for size) with one pointer step per input and eight elements:
+// acc loaded and stored once for eight others, where eight two-operand combines load and store it eight times. At
+// 16 PEs a slice takes two passes, of nine inputs and of eight, where five a pass took four. One kernel per number
+// of inputs: a program links those of the types and operations it uses.
+inline constexpr int many_max = 9;
 template <class T, class Op, int K>
 [[gnu::always_inline]] inline void combine_k(T *a, const void *const *in, size_t n)
 {
     const T *b[K];
-    for (int j = 0; j < K; ++j) b[j] = static_cast<const T *>(in[j]);
+#pragma GCC unroll 16
+    for (int j = 0; j < K; ++j) b[j] = static_cast<const T *>(in[j]);  // unrolled: GCC made it a call of memcpy
     const Op op;
-    auto one = [&](size_t i) {
+    auto one = [&](size_t i) __attribute__((always_inline)) {  // GCC called it out of line for nine inputs
         T v = op(b[0][i], b[1][i]);
         for (int j = 2; j < K; ++j) v = op(v, b[j][i]);
         a[i] = v;
     };
 #ifndef __OPTIMIZE_SIZE__
-    for (; n >= 4; n -= 4, a += 4) {
+    for (; n >= 8; n -= 8, a += 8) {
         one(0);
         one(1);
         one(2);
         one(3);
-        for (int j = 0; j < K; ++j) b[j] += 4;
+        one(4);
+        one(5);
+        one(6);
+        one(7);
+        for (int j = 0; j < K; ++j) b[j] += 8;
     }
 #endif
     for (size_t i = 0; i < n; ++i) one(i);
@@ -220,20 +242,34 @@ template <class T, class Op, int K>
 template <class T, class Op>
 void combine_many(void *acc, const void *const *in, int k, size_t bytes)
 {
-    if (k == 5) return combine_k<T, Op, 5>(static_cast<T *>(acc), in, bytes / sizeof(T));
-    if (in[0] != acc) copy_local(acc, in[0], bytes);  // fewer: the last group of a rank's slice
-    for (int j = 1; j < k; ++j) combine<T, Op>(acc, in[j], bytes);
+    T *const a = static_cast<T *>(acc);
+    const size_t n = bytes / sizeof(T);
+    switch (k) {
+    case 1: if (in[0] != acc) copy_local(acc, in[0], bytes); return;
+    case 2: return combine_k<T, Op, 2>(a, in, n);
+    case 3: return combine_k<T, Op, 3>(a, in, n);
+    case 4: return combine_k<T, Op, 4>(a, in, n);
+    case 5: return combine_k<T, Op, 5>(a, in, n);
+    case 6: return combine_k<T, Op, 6>(a, in, n);
+    case 7: return combine_k<T, Op, 7>(a, in, n);
+    case 8: return combine_k<T, Op, 8>(a, in, n);
+    default: return combine_k<T, Op, many_max>(a, in, n);
+    }
 }
 
 // A large reduction where the port's PEs read each other's memory as they read their own (every port without its
-// own sweep): reduce-scatter, each rank combining its slice of every rank's source (five inputs a pass), then rank
-// 0 gathers the slices and the result goes down the tree as a broadcast; two barriers of the group and the
-// broadcast's (collectives.cpp). Taken from reduce_large_slice bytes a rank, where it does less work than the tree
-// (at 16 PEs, 4 KiB: 60,808 instructions of the machine, 73,576 with the tree; 32 KiB: 349,556 and 552,555), and
-// only for a symmetric source, which the other ranks read (the tree reads a rank's source only where it is).
+// own sweep): reduce-scatter, each rank combining its slice of every rank's source (nine inputs a pass) and writing
+// it into rank 0's dest, then the result goes down from rank 0 as a broadcast; a barrier of the group and the
+// broadcast's sweep (collectives.cpp). Taken from reduce_large_slice bytes a rank, where it does less work than the
+// sweep's combines (at 16 PEs, 4 KiB: 45,982 instructions of the machine; 73,576 with the tree), and only for a
+// symmetric source, which the other ranks read (a sweep reads a rank's source only where it is).
 inline constexpr size_t reduce_large_slice = 256;
 void reduce_scatter_gather(const Group &g, void *dest, const void *source, size_t bytes, int elem_shift,
                            CombineMany combine);
+// A reduction of reduce_large_slice bytes a rank or more: reduce_scatter_gather for a symmetric source, else the
+// sweep. Out of line, so that a reduction's entry makes only tail calls and keeps no registers across a call.
+void reduce_large(const Group &g, void *dest, const void *source, size_t bytes, int elem_shift, Combine combine,
+                  CombineMany many);
 
 template <class T, class Op>
 inline void reduce(const Group &g, T *dest, const T *source, size_t nreduce, Op)
@@ -241,8 +277,9 @@ inline void reduce(const Group &g, T *dest, const T *source, size_t nreduce, Op)
     static_assert((sizeof(T) & (sizeof(T) - 1)) == 0, "element sizes are powers of two");
     const size_t bytes = nreduce * sizeof(T);
     if constexpr (!port::own_sweep)
-        if (bytes / reduce_large_slice >= size_t(g.size) && g.size > 1 && is_symmetric(source, bytes))
-            return reduce_scatter_gather(g, dest, source, bytes, __builtin_ctz(sizeof(T)), &combine_many<T, Op>);
+        if (bytes / reduce_large_slice >= size_t(g.size) && g.size > 1)
+            return reduce_large(g, dest, source, bytes, __builtin_ctz(sizeof(T)), &combine<T, Op>,
+                                &combine_many<T, Op>);
     CombineMany many = nullptr;
     if constexpr (flat_capable) many = &combine_many<T, Op>;
     sweep(g, 0, Sweep{dest, source, bytes, __builtin_ctz(sizeof(T)), &combine<T, Op>}, many);

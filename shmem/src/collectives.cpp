@@ -169,7 +169,7 @@ static_assert(sweep_layout_matches<port::SweepLayout>(), "port::SweepLayout matc
 // A flat sweep (Group::flat: at most flat_max ranks, atomics on every PE's memory). Up: every rank but the root
 // adds one to the root's arrival count (flag_arrive, an atomic add with release: in a reduction its dest holds its
 // source by then) and the last wakes the root; the root lowers the count and, in a reduction, combines every
-// rank's dest into its own, reading them where they are (five inputs a pass). Down: the root sends its data to
+// rank's dest into its own, reading them where they are (nine inputs a pass). Down: the root sends its data to
 // every other rank in turn, as the tree's root sends to its children; they wait for it (flag_release) in dest.
 // Per rank one atomic add, one message and one sleep, where the tree takes 2 (n - 1) messages and as many sleeps
 // on 2 log2 n steps; the root's n - 1 messages one after the other are what limits it to small groups.
@@ -177,6 +177,11 @@ static_assert(sweep_layout_matches<port::SweepLayout>(), "port::SweepLayout matc
 // flags, read what it reads of others), and the root sends nothing before it has counted every rank. The count
 // itself is back at zero before the root sends anything, so every arrival that comes early (from a rank already in
 // the group's next collective, which this root may root again) counts for the next.
+struct FlatTarget {
+    int pe;
+    long *flag;           // its flag_release
+    unsigned char *dest;  // its dest
+};
 template <class AtRoot>
 [[gnu::always_inline]] inline void sweep_flat(const Group &g, int root, void *dest, const void *from, size_t m,
                                               AtRoot at_root)
@@ -194,23 +199,29 @@ template <class AtRoot>
     port::wait_notified([count, n] { return __atomic_load_n(count, fenced_load) == n - 1; });
     __atomic_thread_fence(__ATOMIC_ACQUIRE);
     __atomic_store_n(count, 0L, __ATOMIC_RELAXED);
-    auto rank = [n, root](int i) { return i + root < n ? i + root : i + root - n; };
-    at_root(rank);  // a reduction's combines, an all-gather's gather
-    // The data to every rank, one release fence, then every flag and wake-up. The group's fields in registers:
-    // the fences would make the compiler load them again for every rank.
-    const Group l = g;
+    // Every other rank's PE and the remote addresses of its dest and its release flag, worked out in a loop that
+    // stores only into this table: the port's geometry is loaded once, where the copies and the fences made the
+    // compiler load it again for every rank of every loop. Rank root + i (mod n) is entry i.
+    FlatTarget t[flat_max];
+    for (int i = 1, r = root + 1; i < n; ++i, ++r) {
+        if (r == n) r = 0;
+        const int pe = g.world(r);
+        t[i].pe = pe;
+        t[i].flag = port::remote_ptr(&g.flags[flag_release], pe);
+        if (dest != nullptr) t[i].dest = static_cast<unsigned char *>(port::remote_ptr(dest, pe));
+    }
+    at_root(t);  // a reduction's combines, an all-gather's gather
+    // The data to every rank, one release fence, then every flag and wake-up.
     if (m != 0)
-        for (int i = 1; i < n; ++i) put_small(port::remote_ptr(dest, l.world(rank(i))), from, m);
+        for (int i = 1; i < n; ++i) put_small(t[i].dest, from, m);
     __atomic_thread_fence(__ATOMIC_RELEASE);
     for (int i = 1; i < n; ++i) {
-        const int pe = l.world(rank(i));
-        long *const f = port::remote_ptr(&l.flags[flag_release], pe);
-        const port::Waker waker = port::waker(pe);
-        __atomic_store_n(f, 1L, fenced_store);
+        const port::Waker waker = port::waker(t[i].pe);
+        __atomic_store_n(t[i].flag, 1L, fenced_store);
         port::notify_waiter(waker);
     }
 }
-inline constexpr auto at_root_nothing = [](auto) {};
+inline constexpr auto at_root_nothing = [](const FlatTarget *) {};
 
 // The flat sweep of a barrier, a broadcast or a reduction: the root's part out of line, so that the other ranks'
 // part needs no registers saved.
@@ -219,12 +230,12 @@ inline constexpr auto at_root_nothing = [](auto) {};
     void *const dest = s.dest;
     if (s.combine == nullptr) return sweep_flat(g, root, dest, s.source, s.bytes, at_root_nothing);
     if (dest != s.source) get_small(dest, s.source, s.bytes);
-    sweep_flat(g, root, dest, dest, s.bytes, [&g, &s, dest, many](auto rank) {
-        const void *in[5] = {dest};
+    sweep_flat(g, root, dest, dest, s.bytes, [&g, &s, dest, many](const FlatTarget *t) {
+        const void *in[many_max] = {dest};
         int k = 1;
         for (int i = 1; i < g.size; ++i) {
-            in[k++] = port::remote_ptr(dest, g.world(rank(i)));
-            if (k == 5 || i == g.size - 1) {
+            in[k++] = t[i].dest;
+            if (k == many_max || i == g.size - 1) {
                 many(dest, in, k, s.bytes);
                 k = 1;
             }
@@ -232,10 +243,22 @@ inline constexpr auto at_root_nothing = [](auto) {};
     });
 }
 
-void sweep_flat(const Group &g, int root, const Sweep &s, CombineMany many)
+// A reduction's rank with its source apart from its dest: the copy, then the rest. Out of line, so that the
+// others need no stack frame.
+[[gnu::noinline]] static void sweep_flat_copy(const Group &g, int root, const Sweep &s)
+{
+    get_small(s.dest, s.source, s.bytes);
+    sweep_flat(g, root, nullptr, nullptr, 0, at_root_nothing);
+}
+
+[[gnu::noinline]] void sweep_flat(const Group &g, int root, const Sweep &s, CombineMany many)
 {
     if (g.rank == root) return sweep_flat_root(g, root, s, many);
-    if (s.combine != nullptr && s.dest != s.source) get_small(s.dest, s.source, s.bytes);
+    if (s.combine != nullptr && s.dest != s.source) {
+        bool copied = false;  // a few words by the port's inline copy, which needs no stack frame
+        if constexpr (port::has_copy_inline) copied = port::copy_inline(s.dest, s.source, s.bytes);
+        if (!copied) return sweep_flat_copy(g, root, s);
+    }
     sweep_flat(g, root, nullptr, nullptr, 0, at_root_nothing);  // arrive, and wait for the root's message
 }
 
@@ -291,31 +314,34 @@ void reduce_scatter_gather(const Group &g, void *dest_, const void *source_, siz
     auto next = [n, r](int s) { return r + s < n ? r + s : r + s - n; };  // the ranks after this one, in turn
     const size_t lo = start(r), len = start(r + 1) - lo;
     group_barrier(g);  // every rank's source is final, and its dest free
-    // This rank's slice: its own source and the next four ranks', then the slice so far and the next four, and
-    // so on (combine_many, five inputs a pass). dest and source are the same array or disjoint, and no other rank
-    // reads this slice of this rank's source.
-    const void *in[5] = {source + lo};
-    int k = 1;
-    for (int s = 1; s < n; ++s) {
-        in[k++] = port::remote_ptr(source + lo, g.world(next(s)));
-        if (k == 5 || s == n - 1) {
-            combine(dest + lo, in, k, len);
-            in[0] = dest + lo;
-            k = 1;
-        }
+    // This rank's slice: its own source and the next eight ranks', then the slice so far and the next eight, and
+    // so on (combine_many, nine inputs a pass). The last pass writes the slice into rank 0's dest, so that rank 0
+    // holds the whole result when every rank is done, with no gather (rank 0 reads its dest only in its own slice).
+    // dest and source are the same array or disjoint, and no rank but this one reads this slice of a source: rank
+    // 0's dest may be its source, and is written here only where this rank alone reads it, each element after it.
+    // A pass's inputs are worked out in a loop of their own, with no call in it: the port's geometry is loaded once
+    // a pass, not once an input.
+    unsigned char *const result = port::remote_ptr(dest + lo, g.world(0));
+    const void *in[many_max] = {source + lo};
+    for (int s = 1; s < n;) {
+        int k = 1;
+        for (; k < many_max && s < n; ++k, ++s) in[k] = port::remote_ptr(source + lo, g.world(next(s)));
+        combine(s == n ? result : dest + lo, in, k, len);
+        in[0] = dest + lo;
     }
-    group_barrier(g);  // every slice is final (and no rank reads this rank's source any more)
-    // Rank 0 gathers the slices, then sends the result down the tree as a broadcast: the other ranks wait in it,
-    // so none changes its dest before rank 0 has read its slice. (An all-gather by reads took 15 copies of 256
-    // bytes a PE at 16 PEs, twice the instructions of the tree's 4 KiB copies.)
-    if (r == 0)
-        for (int j = 1; j < n; ++j) {
-            const size_t a = start(j);
-            get_small(dest + a, port::remote_ptr(dest + a, g.world(j)), start(j + 1) - a);
-        }
+    // The broadcast of rank 0's dest begins with every rank's arrival at rank 0 (a flat sweep's count, the tree's
+    // way up, or the hardware barrier), after its slice is in rank 0's dest: no barrier of its own is needed before
+    // it. No rank returns, and lets its source change, before every rank has arrived, done with the sources.
     // The broadcast's sweep, called as broadcast() does: a second caller of broadcast() made GCC take that inline
     // function out of line, 52 bytes more in Epiphany's fp_rma, which has no use for this routine.
     sweep(g, 0, Sweep{dest, dest, bytes, 0, nullptr});
+}
+
+void reduce_large(const Group &g, void *dest, const void *source, size_t bytes, int elem_shift, Combine combine,
+                  CombineMany many)
+{
+    if (is_symmetric(source, bytes)) return reduce_scatter_gather(g, dest, source, bytes, elem_shift, many);
+    sweep(g, 0, Sweep{dest, source, bytes, elem_shift, combine}, many);
 }
 
 // The sweep with nothing to carry, written out with its signals inline: a barrier is on the hot path, the
@@ -345,19 +371,33 @@ void tree_barrier(const Group &g)
 // Otherwise dissemination (Bruck's algorithm without the rotation): after round k, rank r holds blocks
 // r .. r + 2^(k+1) - 1 (mod n); in round k it puts the first min(2^k, n - 2^k) blocks it holds to rank
 // r - 2^k, which holds the 2^k blocks before them.
-void allgather(const Group &g, unsigned char *dest, const void *source, const size_t *off, size_t block)
+// A flat group and a small dest: a flat sweep. Each rank arrives with its block in its dest, rank 0 gathers the
+// blocks from where they are (nobody writes them before rank 0 sends) and sends the whole dest to every rank:
+// 2 (n - 1) copies and n sleeps, where the rounds take n log2 n messages and sleeps. Rank 0's part out of line,
+// so that the others' needs few registers.
+[[gnu::noinline]] static void allgather_flat_root(const Group &g, unsigned char *dest, const size_t *off,
+                                                  size_t block)
+{
+    auto at = [off, block](int j) { return off != nullptr ? off[j] : size_t(j) * block; };
+    sweep_flat(g, 0, dest, dest, at(g.size), [&g, dest, &at](const FlatTarget *t) {
+        for (int j = 1; j < g.size; ++j) get_small(dest + at(j), t[j].dest + at(j), at(j + 1) - at(j));
+    });
+}
+
+void allgather_flat(const Group &g, unsigned char *dest, const void *source, const size_t *off, size_t block)
+{
+    const int r = g.rank;
+    const size_t a = off != nullptr ? off[r] : size_t(r) * block, b = off != nullptr ? off[r + 1] : a + block;
+    copy_local(dest + a, source, b - a);
+    if (r == 0) return allgather_flat_root(g, dest, off, block);
+    sweep_flat(g, 0, nullptr, nullptr, 0, at_root_nothing);  // arrive, and wait for rank 0's message
+}
+
+void allgather_rounds(const Group &g, unsigned char *dest, const void *source, const size_t *off, size_t block)
 {
     const int n = g.size, r = g.rank;
     auto at = [off, block](int j) { return off != nullptr ? off[j] : size_t(j) * block; };
     copy_local(dest + at(r), source, at(r + 1) - at(r));
-    // A flat group and a small dest: a flat sweep. Each rank arrives with its block in its dest, rank 0 gathers
-    // the blocks from where they are (nobody writes them before rank 0 sends) and sends the whole dest to every
-    // rank: 2 (n - 1) copies and n sleeps, where the rounds take n log2 n messages and sleeps.
-    if (g.flat() && at(n) <= flat_gather_bytes)
-        return sweep_flat(g, 0, dest, dest, at(n), [&g, dest, &at](auto) {
-            for (int j = 1; j < g.size; ++j)
-                get_small(dest + at(j), port::remote_ptr(dest + at(j), g.world(j)), at(j + 1) - at(j));
-        });
     group_barrier(g);
     if ((n & (n - 1)) == 0) {
         for (int k = 0, d = 1; d < n; ++k, d <<= 1) {
@@ -545,12 +585,21 @@ SHMEM_BCAST_INLINE void bcast(const char *routine, const Group &g, void *dest, c
     broadcast(g, dest, source, bytes, root);
 }
 
-// The root's copy comes after the sweep: the sweep sends from the root's source, never its dest.
+[[gnu::noinline]] void bcast_root(const Group &g, void *dest, const void *source, size_t bytes, int root)
+{
+    copy_local(dest, source, bytes);
+    sweep(g, root, Sweep{dest, dest, bytes, 0, nullptr});  // not broadcast(): a second caller takes it out of line
+}
+
+// The root copies first and sends from its dest, which then holds the data whatever the overlap (bcast_root, out
+// of line: the others' path then makes only tail calls, and keeps no registers across the sweep).
 SHMEM_BCAST_INLINE void bcast_team(const char *routine, const Group &g, void *dest, const void *source,
                                                size_t bytes, int root)
 {
-    bcast(routine, g, dest, source, bytes, root);
-    if (g.rank == root) copy_local(dest, source, bytes);
+    check_root(routine, g, root);
+    check_symmetric(routine, "dest", dest, bytes);
+    if (g.rank == root) return bcast_root(g, dest, source, bytes, root);
+    broadcast(g, dest, source, bytes, root);
 }
 
 void fcollect(const char *routine, const Group &g, void *dest, const void *source, size_t bytes)
@@ -580,7 +629,7 @@ void collect(const char *routine, const Group &g, void *dest, const void *source
     }
     check_symmetric(routine, "dest", dest, offsets[g.size]);
     allgather(g, static_cast<unsigned char *>(dest), source, offsets, 0);
-    g.flags[flag_publish] = 0;  // everyone has read it (before the allgather's barrier): pSync back to its value
+    g.flags[flag_publish] = 0;  // everyone has read it (before the allgather's barrier or arrival): pSync as it was
 }
 
 void all2all(const char *routine, const Group &g, void *dest, const void *source, size_t elem, ptrdiff_t dst,
