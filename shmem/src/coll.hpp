@@ -82,10 +82,30 @@ inline bool whole_machine(int start, int stride, int size)
 
 // The group of a team: made once, when the team is (set_team_group, in collectives.cpp where the team scratch
 // lives), in a table by the team's slot (a PE is in one team of a slot at a time). Making it up at every call
-// cost a collective some 20 instructions a PE.
-extern Group team_groups[max_teams];
+// cost a collective some 20 instructions a PE. Not on a port with its own sweep (Epiphany), whose 32 KB have no
+// room for the table: there team_group makes it up at every call (make_team_group).
+inline constexpr bool team_group_table = !port::own_sweep;
+extern Group team_groups[team_group_table ? max_teams : 1];
 void set_team_group(shmem_team_s *team);
-inline const Group &team_group(const shmem_team_s *team) { return team_groups[team->slot]; }
+Group make_team_group(const shmem_team_s *team);
+template <bool Table>
+struct TeamGroupOf {
+    using type = const Group &;
+};
+template <>
+struct TeamGroupOf<false> {
+    using type = Group;
+};
+using TeamGroup = TeamGroupOf<team_group_table>::type;  // (no <type_traits> where the C++ library is bare)
+template <bool Table = team_group_table>
+inline typename TeamGroupOf<Table>::type team_group(const shmem_team_s *team)
+{
+    if constexpr (Table) {
+        return team_groups[team->slot];
+    } else {
+        return make_team_group(team);
+    }
+}
 
 // The port's copies, through its inline small-copy path first where it has one (has_copy_inline): the
 // collectives' messages are mostly a few words, and the copy loop's set-up costs more than they do.

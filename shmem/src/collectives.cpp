@@ -25,12 +25,17 @@ struct TeamScratch {
     uint64_t agree[checks ? 2 : 0][4];
 };
 TeamScratch team_scratch[max_teams];
-Group team_groups[max_teams];
+Group team_groups[team_group_table ? max_teams : 1];
+
+Group make_team_group(const shmem_team_s *t)
+{
+    TeamScratch &s = team_scratch[t->slot];
+    return Group{t->start, t->stride, t->size, t->my_pe, s.flags, s.work, sizeof s.work};
+}
 
 void set_team_group(shmem_team_s *t)
 {
-    TeamScratch &s = team_scratch[t->slot];
-    team_groups[t->slot] = Group{t->start, t->stride, t->size, t->my_pe, s.flags, s.work, sizeof s.work};
+    if constexpr (team_group_table) team_groups[t->slot] = make_team_group(t);
 }
 
 // A routine's identity across PEs (each has its own copy of the image, at its own address): its name, hashed.
@@ -550,7 +555,7 @@ Group agreed(const char *routine, Group g, const char *n1 = nullptr, int64_t v1 
 }
 
 // Teams' collectives: the team checked and, with checks, the arguments that must agree compared across it.
-const Group &checked_team(const char *routine, shmem_team_t team, const char *n1 = nullptr, int64_t v1 = 0,
+TeamGroup checked_team(const char *routine, shmem_team_t team, const char *n1 = nullptr, int64_t v1 = 0,
                    const char *n2 = nullptr, int64_t v2 = 0, const char *n3 = nullptr, int64_t v3 = 0)
 {
     check_init(routine);
