@@ -113,6 +113,12 @@ void shmem_crt_start(struct shmem_boot_block *boot)
             .s("libshmem builds").write_early();
         port::end_run_early(127);
     }
+    // The port reads the geometry through tp (port::geo()); that needs the linker script that puts it first in .tdata.
+    if (&port::geometry != &port::geo()) {
+        Message().s("libshmem: the port's geometry is not where tp points: link with libshmem's linker script ")
+            .s("(add_shmem_executable or oshcc)").write_early();
+        port::end_run_early(127);
+    }
     port::Geometry &g = port::geometry;
     g.ram_base = boot->ram_base;
     g.log2 = boot->log2_partition;
@@ -123,7 +129,6 @@ void shmem_crt_start(struct shmem_boot_block *boot)
     g.heap_lo = reinterpret_cast<uintptr_t>(__end);
     g.barrier_word = reinterpret_cast<uint64_t *>((reinterpret_cast<uintptr_t>(&port::barrier_word) & g.mask) + g.ram_base);
     g.msip_me = port::clint::msip(g.pe);
-    g.sleeping = &port::sleeping;
     // Symbols are reached pc-relatively, so every symbol's runtime address carries the image's displacement,
     // the absolute __stack_size too: the difference of two symbols is the link-time value.
     const uintptr_t stack_size = reinterpret_cast<uintptr_t>(__stack_size) - reinterpret_cast<uintptr_t>(__image_start);

@@ -3,8 +3,8 @@
 
 namespace shmem::port {
 
-Geometry geometry;
-uint32_t sleeping;
+// First in .tdata (the linker script puts it there), so that tp points at it.
+__thread Geometry geometry __attribute__((tls_model("local-exec"), section(".tdata.shmem_geometry")));
 uint64_t barrier_word;
 
 namespace {
@@ -37,7 +37,7 @@ void uart_put(char c)
 bool console_lock_acquire()
 {
     uint32_t *lock = remote_ptr(&console_lock, 0);
-    const uint32_t mine = uint32_t(geometry.pe) + 1;
+    const uint32_t mine = uint32_t(geo().pe) + 1;
     if (__atomic_load_n(lock, __ATOMIC_RELAXED) == mine) return false;
     for (uint32_t expected = 0; !__atomic_compare_exchange_n(lock, &expected, mine, false, __ATOMIC_ACQUIRE,
                                                               __ATOMIC_RELAXED);
@@ -68,7 +68,7 @@ void record_header(char kind, unsigned pe, size_t len)
 void console_write(char kind, const char *buf, size_t n)
 {
     const bool took = console_lock_acquire();
-    const unsigned pe = unsigned(geometry.pe);
+    const unsigned pe = unsigned(geo().pe);
     do {
         const size_t len = n < SHMEM_CONSOLE_MAX_PAYLOAD ? n : SHMEM_CONSOLE_MAX_PAYLOAD;
         record_header(kind, pe, len);
@@ -88,7 +88,7 @@ void console_write_early(const char *buf, size_t n)
 void console_release_if_mine()
 {
     uint32_t *lock = remote_ptr(&console_lock, 0);
-    if (__atomic_load_n(lock, __ATOMIC_RELAXED) != uint32_t(geometry.pe) + 1) return;
+    if (__atomic_load_n(lock, __ATOMIC_RELAXED) != uint32_t(geo().pe) + 1) return;
     for (; console_owed != 0; --console_owed) uart_put(' ');
     __atomic_store_n(lock, 0u, __ATOMIC_RELEASE);
 }
@@ -108,9 +108,9 @@ void console_release_if_mine()
 // Nobody can arrive at the next barrier before the last arriver's store: they are all asleep until its wake-up.
 void hw_barrier()
 {
-    const uint32_t n = uint32_t(geometry.npes);
-    volatile uint32_t *const mine = geometry.msip_me;
-    uint64_t *const word = geometry.barrier_word;
+    const uint32_t n = uint32_t(geo().npes);
+    volatile uint32_t *const mine = geo().msip_me;
+    uint64_t *const word = geo().barrier_word;
     *mine = 0;
     fence();
     uint64_t old;
@@ -149,7 +149,7 @@ void hw_barrier()
 void end_run(int status)
 {
     console_lock_acquire();
-    end_with(unsigned(geometry.pe), status);
+    end_with(unsigned(geo().pe), status);
 }
 
 void end_run_early(int status)
@@ -164,7 +164,7 @@ void finish(int status)
     if (status != 0) end_run(status);
     // The last PE to finish ends the run. Its memory stays reachable until then, so a PE that finished may
     // still be the target of other PEs' puts and gets.
-    if (__atomic_add_fetch(remote_ptr(&pes_done, 0), 1u, __ATOMIC_ACQ_REL) == uint32_t(geometry.npes)) end_run(0);
+    if (__atomic_add_fetch(remote_ptr(&pes_done, 0), 1u, __ATOMIC_ACQ_REL) == uint32_t(geo().npes)) end_run(0);
     park();
 }
 

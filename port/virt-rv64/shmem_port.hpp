@@ -39,7 +39,7 @@ void msg_poll();
 void set_msg_handler(bool (*handler)(void *object, uint64_t value));
 inline constexpr int max_pes = 512;               // QEMU virt's hart limit
 
-// Filled in by the startup code from the boot block before any constructor runs.
+// Filled in by the startup code from the boot block before any constructor runs; only `sleeping` changes after.
 struct Geometry {
     uintptr_t ram_base;  // partition base of PE 0
     uintptr_t mask;      // partition size - 1
@@ -51,17 +51,24 @@ struct Geometry {
     uintptr_t stack_lo;  // the stack: [stack_lo, partition end)
     uint64_t *barrier_word;   // PE 0's `barrier_word`, the WAND-style barrier's (port.cpp)
     volatile uint32_t *msip_me;  // this PE's msip (clint::msip(pe))
-    const uint32_t *sleeping;    // &sleeping
     uint32_t log2;       // log2(partition size)
     int pe;
     int npes;
+    // This PE's "I am asleep, wake me" word, the one field that changes (wait_until). Here, a known distance
+    // from tp, a writer finds the target's copy from the remote displacement alone (waker).
+    uint32_t sleeping;
 };
-extern Geometry geometry;
+// Every fast path reads the geometry, so it is the first object of the thread-local block, which tp points at
+// (crt/virt-rv64/start.S, linker/virt-rv64/shmem.ld): through geo() a field is one tp-relative load, where a
+// pc-relative address took an auipc and an addi first. (The startup code checks that tp is &geometry.)
+extern __thread Geometry geometry __attribute__((tls_model("local-exec")));
+register Geometry *geometry_at_tp asm("tp");
+[[gnu::always_inline]] inline Geometry &geo() { return *geometry_at_tp; }
 
-inline int my_pe() { return geometry.pe; }
-inline int n_pes() { return geometry.npes; }
+inline int my_pe() { return geo().pe; }
+inline int n_pes() { return geo().npes; }
 
-inline uintptr_t partition_base(int pe) { return geometry.ram_base + (uintptr_t(pe) << geometry.log2); }
+inline uintptr_t partition_base(int pe) { return geo().ram_base + (uintptr_t(pe) << geo().log2); }
 
 // The address of `local` (an address in this PE's partition) inside PE `pe`'s partition: the partitions are equal,
 // contiguous and in PE order, so it is `local` moved by (pe - me) partitions. A load of `me`, which the callers
@@ -71,14 +78,14 @@ template <class T>
 inline T *remote_ptr(T *local, int pe)
 {
     return reinterpret_cast<T *>(reinterpret_cast<uintptr_t>(local) +
-                                 ((uintptr_t(pe) - uintptr_t(geometry.pe)) << geometry.log2));
+                                 ((uintptr_t(pe) - uintptr_t(geo().pe)) << geo().log2));
 }
 
 // Is [p, p + n) inside this PE's partition? (The core's symmetric-address checks are stricter.)
 inline bool in_partition(const void *p, size_t n)
 {
     uintptr_t a = reinterpret_cast<uintptr_t>(p);
-    return a >= geometry.base && n <= geometry.mask + 1 && a - geometry.base <= geometry.mask + 1 - n;
+    return a >= geo().base && n <= geo().mask + 1 && a - geo().base <= geo().mask + 1 - n;
 }
 
 extern "C" void shmem_port_copy(void *dst, const void *src, size_t n);
@@ -158,9 +165,6 @@ inline uint64_t rtc_ns()
     return uint64_t(rtc[1]) << 32 | lo;
 }
 
-// This PE's "I am asleep, wake me" word; symmetric, so writers read it in the target's partition.
-extern uint32_t sleeping;
-
 // Raise PE `pe`'s software interrupt unconditionally.
 inline void wake(int pe) { *clint::msip(pe) = 1; }
 
@@ -178,13 +182,13 @@ inline constexpr bool notify_self_harmless = true;
 
 // A wake-up worked out in advance: the target's `sleeping` word and its msip. Worked out before the store
 // (or the AMO) it follows: the fence (the AMO) after it makes the compiler load the geometry again, and here the
-// address is the remote address's own displacement (pe - me) << log2, added to &sleeping (kept in the geometry:
-// one load from the register that holds its address already, where the pc-relative address took two).
+// address is the remote address's own displacement (pe - me) << log2, added to &geo().sleeping, which is tp plus
+// a constant: one add, and the offset goes into the load.
 struct Waker {
     const uint32_t *sleeping;
     volatile uint32_t *msip;  // the target's msip: the wake-up itself is one store
 };
-[[gnu::always_inline]] inline Waker waker(int pe) { return {remote_ptr(geometry.sleeping, pe), clint::msip(pe)}; }
+[[gnu::always_inline]] inline Waker waker(int pe) { return {remote_ptr(&geo().sleeping, pe), clint::msip(pe)}; }
 
 // After the library wrote into a PE's memory (a store): fence, then wake it if it sleeps. Always inline: it is on
 // every put's path.
@@ -214,14 +218,14 @@ struct Waker {
 
 // Sleep until done() is true. done() reads memory that another PE writes and then notifies us about.
 // `sleeping` is written by its PE only (volatile: one store, where GCC 12 makes an atomic store of a word an AMO).
-inline volatile uint32_t &my_sleeping() { return *const_cast<volatile uint32_t *>(&sleeping); }
+inline volatile uint32_t &my_sleeping() { return *const_cast<volatile uint32_t *>(&geo().sleeping); }
 
 // The backstop timer is armed before each wfi: a user may write through shmem_ptr, which notifies nobody.
 template <class Done>
 inline void wait_until(Done done)
 {
     if (done()) return;
-    volatile uint32_t *const mine = geometry.msip_me;
+    volatile uint32_t *const mine = geo().msip_me;
     // A wait may nest (done() may itself wait, e.g. for a TESTSET lock): restore the outer wait's flag.
     const uint32_t outer = my_sleeping();
     my_sleeping() = 1;
@@ -229,11 +233,11 @@ inline void wait_until(Done done)
         *mine = 0;
         fence();
         if (done()) break;
-        *clint::mtimecmp(geometry.pe) = *clint::mtime() + clint::backstop_ticks;
+        *clint::mtimecmp(geo().pe) = *clint::mtime() + clint::backstop_ticks;
         __asm__ volatile("wfi" ::: "memory");
     }
     my_sleeping() = outer;
-    if (outer == 0) *clint::mtimecmp(geometry.pe) = ~uint64_t(0);
+    if (outer == 0) *clint::mtimecmp(geo().pe) = ~uint64_t(0);
 }
 // A wait whose every writer wakes it after its write with notify_waiter (the library's collective flags, the
 // dissemination barrier's rounds): no backstop timer, which only writers outside the library need (arming it cost
@@ -246,7 +250,7 @@ template <class Done>
 [[gnu::always_inline]] inline void wait_notified(Done done)
 {
     if (done()) return;
-    volatile uint32_t *const mine = geometry.msip_me;
+    volatile uint32_t *const mine = geo().msip_me;
     for (;;) {
         *mine = 0;
         fence();
@@ -279,7 +283,7 @@ extern uint64_t barrier_word;
 inline constexpr bool has_environment = true;
 
 // Is there a private heap (malloc) inside the image, between the static data and the symmetric heap? Then the
-// core's symmetric-address checks leave [__shmem_static_end, geometry.heap_lo) out (linker/virt-rv64/shmem.ld).
+// core's symmetric-address checks leave [__shmem_static_end, geo().heap_lo) out (linker/virt-rv64/shmem.ld).
 inline constexpr bool has_private_heap = true;
 // The alignment of shmem_malloc's blocks (shmem_align asks for more): the heap's own (QEMU's copies are no faster for more).
 inline constexpr size_t heap_alignment = 16;

@@ -9,7 +9,7 @@
 // which are made of these routines), so AMOs are atomic with respect to each other within a build. They are not
 // atomic with respect to each other across builds, which never meet: every PE runs the same image.
 //  - native (port::has_native_atomics, the default): one __atomic builtin on the word in the target's memory. On
-//    virt-rv64 that is one AMO instruction with the aq and rl bits (lr/sc for compare-and-swap).
+//    virt-rv64 that is one AMO instruction with the aq and rl bits (lr/sc for compare-and-swap; riscv_rmw).
 //  - TESTSET (-DSHMEM_ATOMICS=testset, or a port without AMOs): a lock word on the TARGET PE, taken with
 //    port::test_and_set, around plain loads and stores. The lock is picked by the word's address (its 8-byte
 //    granule), so 4- and 8-byte AMOs that overlap take the same lock, and AMOs on unrelated words rarely meet.
@@ -67,10 +67,56 @@ inline To bit_copy(From v)
 
 // ---- native: the ISA's AMOs on the target's word ------------------------------------------------------------
 
+#if defined(__riscv_atomic)
+// RISC-V: a sequentially consistent read-modify-write is one AMO with both aq and rl (the ISA manual's mapping,
+// "Linux mappings" / Table A.6: amo<op>.aqrl; lr.aqrl, sc.rl for compare-and-swap). GCC 12 puts a `fence iorw,ow`
+// before an amo<op>.aq instead: the same order, one instruction more on every AMO.
+#define SHMEM_RV_AMO(insn)                                                                                   \
+    if constexpr (sizeof(B) == 8)                                                                            \
+        __asm__ volatile(insn ".d.aqrl %0, %2, (%1)" : "=r"(r) : "r"(w), "r"(v) : "memory");            \
+    else                                                                                                     \
+        __asm__ volatile(insn ".w.aqrl %0, %2, (%1)" : "=r"(r) : "r"(w), "r"(v) : "memory")
+template <Op op, class B>
+[[gnu::always_inline]] inline B riscv_rmw(B *w, B v, B cond)
+{
+    B r;
+    if constexpr (op == Op::swap) {
+        SHMEM_RV_AMO("amoswap");
+    } else if constexpr (op == Op::add) {
+        SHMEM_RV_AMO("amoadd");
+    } else if constexpr (op == Op::and_) {
+        SHMEM_RV_AMO("amoand");
+    } else if constexpr (op == Op::or_) {
+        SHMEM_RV_AMO("amoor");
+    } else if constexpr (op == Op::xor_) {
+        SHMEM_RV_AMO("amoxor");
+    } else {
+        static_assert(op == Op::cswap);
+        // lr.w sign-extends the word it loads, so the 4-byte compare is against cond sign-extended too.
+        using S = typename BitsOf<sizeof(B)>::type;
+        const int64_t c = sizeof(B) == 8 ? int64_t(cond) : int64_t(int32_t(S(cond)));
+        int64_t old;
+        long fail;
+        if constexpr (sizeof(B) == 8)
+            __asm__ volatile("1: lr.d.aqrl %0, %2\n\tbne %0, %3, 2f\n\tsc.d.rl %1, %4, %2\n\tbnez %1, 1b\n2:"
+                             : "=&r"(old), "=&r"(fail), "+A"(*w) : "r"(c), "r"(v) : "memory");
+        else
+            __asm__ volatile("1: lr.w.aqrl %0, %2\n\tbne %0, %3, 2f\n\tsc.w.rl %1, %4, %2\n\tbnez %1, 1b\n2:"
+                             : "=&r"(old), "=&r"(fail), "+A"(*w) : "r"(c), "r"(v) : "memory");
+        r = B(old);
+    }
+    return r;
+}
+#undef SHMEM_RV_AMO
+#endif
+
 template <Op op, class B>
 inline B native_rmw(B *w, B v, B cond)
 {
     constexpr int mo = __ATOMIC_SEQ_CST;
+#if defined(__riscv_atomic)
+    if constexpr (op != Op::fetch && op != Op::set) return riscv_rmw<op>(w, v, cond);
+#endif
     if constexpr (op == Op::fetch) {
         return __atomic_load_n(w, mo);
     } else if constexpr (op == Op::set) {
@@ -187,12 +233,12 @@ inline T amo(const char *routine, shmem_ctx_t ctx, T *dest, Arg<T> value, Arg<T>
     check_symmetric(routine, arg, dest, sizeof(T));
     check_aligned(routine, arg, dest, sizeof(T));
     using B = typename BitsOf<sizeof(T)>::type;
+    // The target may sleep in wait_until on this word. Only where the user's writes notify
+    // (shmem::detail::notify_user_write), and not for a fetch, which writes nothing, nor for a compare_swap that
+    // wrote nothing. The wake-up is worked out before the atomic (user_wake). (Not const: GCC 12 kept a const one
+    // in memory across the RISC-V AMO's asm, four stores and loads on every AMO.)
+    UserWake wake = user_wake(pe);
     B *w = reinterpret_cast<B *>(port::remote_ptr(dest, pe));
-    // The target may sleep in wait_until on this word. (Also after a compare_swap that changed nothing: notify
-    // wakes the target only if it sleeps, and then it checks its condition and sleeps again.) Only where the
-    // user's writes notify (shmem::detail::notify_user_write), and not for a fetch, which writes nothing.
-    // The wake-up is worked out before the atomic (user_wake).
-    const UserWake wake = user_wake(pe);
     B old;
     if constexpr (native) {
         old = native_rmw<op>(w, bit_copy<B>(value), bit_copy<B>(cond));
@@ -202,6 +248,10 @@ inline T amo(const char *routine, shmem_ctx_t ctx, T *dest, Arg<T> value, Arg<T>
     // notify_after_rmw: notify, less the fence where the native atomic just done orders the read of the target's
     // state after its write (virt's .aq AMOs, linux on x86-64); the TESTSET path ends with the lock's release, a
     // plain store, so it needs notify's own fence.
+    // A compare_swap that found another value wrote nothing, so no wait can have ended: no wake-up.
+    if constexpr (op == Op::cswap) {
+        if (old != bit_copy<B>(cond)) return bit_copy<T>(old);
+    }
     if constexpr (op != Op::fetch) notify_user_write<native>(wake);
     return bit_copy<T>(old);
 }
