@@ -272,6 +272,14 @@ inline void wait_notified(Done done)
 {
     wait_until<false>(done);
 }
+// wait_notified for a PE that tells another it waits (arrive(), e.g. a flat sweep's arrival at its root) and is
+// woken only after that: here the arrival, then the same wait.
+template <class Arrive, class Done>
+inline void wait_notified_after(Arrive arrive, Done done)
+{
+    arrive();
+    wait_notified(done);
+}
 
 // The barrier of the whole run (own_barrier_world): the port's own, in assembly (port.cpp), since a core's budget
 // counts every byte and GCC's is 244 B to this one's 168. kind: 0 the build's choice (SHMEM_BARRIER;

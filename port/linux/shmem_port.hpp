@@ -258,6 +258,14 @@ inline void wait_notified(Done done)
 {
     wait_until(done);
 }
+// wait_notified for a PE that tells another it waits (arrive(), e.g. a flat sweep's arrival at its root) and is
+// woken only after that: here the arrival, then the same wait.
+template <class Arrive, class Done>
+inline void wait_notified_after(Arrive arrive, Done done)
+{
+    arrive();
+    wait_notified(done);
+}
 
 void hw_barrier();
 inline constexpr bool hw_barrier_usable() { return true; }

@@ -226,6 +226,14 @@ inline void wait_notified(Done done)
 {
     wait_until(done);
 }
+// wait_notified for a PE that tells another it waits (arrive(), e.g. a flat sweep's arrival at its root) and is
+// woken only after that: here the arrival, then the same wait.
+template <class Arrive, class Done>
+inline void wait_notified_after(Arrive arrive, Done done)
+{
+    arrive();
+    wait_notified(done);
+}
 
 // ---- channel messages (has_msg_channel) ------------------------------------------------------------------
 //

@@ -244,6 +244,9 @@ inline void wait_until(Done done)
 // every sleep an mtime read and an mtimecmp store, disarming another store, and QEMU a timer insert), and no
 // `sleeping` word, since its writers raise msip whatever it does. msip is cleared before each look at done(): a
 // writer's store is seen by that look, or its msip comes after the clear and ends the wfi.
+// After a wake-up it looks first, and clears msip and fences only if it must sleep again: most wake-ups are the
+// writer's, whose store is there by then. A look that misses only costs a round; msip left raised when it returns
+// costs nothing, since every wait clears msip before it sleeps.
 // Always inline: it is a few instructions, and GCC outlined it where a file has several (a call and a stack frame
 // in every barrier round and collective message).
 template <class Done>
@@ -256,6 +259,25 @@ template <class Done>
         fence();
         if (done()) return;
         __asm__ volatile("wfi" ::: "memory");
+        if (done()) return;
+    }
+}
+// wait_notified for a PE that tells another it waits (arrive(), e.g. a flat sweep's arrival at its root) and is
+// woken only after that, by notify_waiter: msip is cleared before the arrival, so the first wfi needs no look
+// before it (it falls through if the wake-up came already), as in hw_barrier. arrive() must order the clear before
+// its own write (an atomic with release: a `fence iorw,ow` before the AMO).
+template <class Arrive, class Done>
+[[gnu::always_inline]] inline void wait_notified_after(Arrive arrive, Done done)
+{
+    volatile uint32_t *const mine = geo().msip_me;
+    *mine = 0;
+    arrive();
+    for (;;) {
+        __asm__ volatile("wfi" ::: "memory");
+        if (done()) return;
+        *mine = 0;
+        fence();
+        if (done()) return;
     }
 }
 

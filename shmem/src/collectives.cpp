@@ -187,19 +187,28 @@ struct FlatTarget {
     long *flag;           // its flag_release
     unsigned char *dest;  // its dest
 };
+// A rank's part but the root's: arrive, and wait for the root's message.
+[[gnu::always_inline]] inline void flat_arrive_wait(const Group &g, int root)
+{
+    const int n = g.size;
+    const int pe = g.world(root);
+    long *const count = port::remote_ptr(&g.flags[flag_arrive], pe);
+    const port::Waker waker = port::waker(pe);
+    long *const f = &g.flags[flag_release];
+    port::wait_notified_after(
+        [count, n, waker] {
+            if (__atomic_fetch_add(count, 1L, __ATOMIC_RELEASE) == n - 2) port::notify_waiter(waker);
+        },
+        [f] { return __atomic_load_n(f, fenced_load) != 0; });
+    __atomic_thread_fence(__ATOMIC_ACQUIRE);  // as wait() does
+    __atomic_store_n(f, 0L, __ATOMIC_RELAXED);
+}
 template <class AtRoot>
 [[gnu::always_inline]] inline void sweep_flat(const Group &g, int root, void *dest, const void *from, size_t m,
                                               AtRoot at_root)
 {
     const int n = g.size;
-    if (g.rank != root) {
-        const int pe = g.world(root);
-        long *const count = port::remote_ptr(&g.flags[flag_arrive], pe);
-        const port::Waker waker = port::waker(pe);
-        if (__atomic_fetch_add(count, 1L, __ATOMIC_RELEASE) == n - 2) port::notify_waiter(waker);
-        wait(g, flag_release);
-        return;
-    }
+    if (g.rank != root) return flat_arrive_wait(g, root);
     long *const count = &g.flags[flag_arrive];
     port::wait_notified([count, n] { return __atomic_load_n(count, fenced_load) == n - 1; });
     __atomic_thread_fence(__ATOMIC_ACQUIRE);
@@ -254,6 +263,14 @@ inline constexpr auto at_root_nothing = [](const FlatTarget *) {};
 {
     get_small(s.dest, s.source, s.bytes);
     sweep_flat(g, root, nullptr, nullptr, 0, at_root_nothing);
+}
+
+// A broadcast's rank but the root's in a flat group: no Sweep to build, and its caller only tail-calls (returns 0
+// for the team broadcasts' int).
+[[gnu::noinline]] int sweep_flat_leaf(const Group &g, int root)
+{
+    flat_arrive_wait(g, root);
+    return 0;
 }
 
 [[gnu::noinline]] void sweep_flat(const Group &g, int root, const Sweep &s, CombineMany many)
@@ -590,21 +607,35 @@ SHMEM_BCAST_INLINE void bcast(const char *routine, const Group &g, void *dest, c
     broadcast(g, dest, source, bytes, root);
 }
 
-[[gnu::noinline]] void bcast_root(const Group &g, void *dest, const void *source, size_t bytes, int root)
+[[gnu::noinline]] int bcast_root(const Group &g, void *dest, const void *source, size_t bytes, int root)
 {
     copy_local(dest, source, bytes);
     sweep(g, root, Sweep{dest, dest, bytes, 0, nullptr});  // not broadcast(): a second caller takes it out of line
+    return 0;
+}
+
+// A rank but the root in a group that is not flat: its own routine, so that the flat ranks' caller needs no frame.
+[[gnu::noinline]] int bcast_other(const Group &g, void *dest, const void *source, size_t bytes, int root)
+{
+    broadcast(g, dest, source, bytes, root);
+    return 0;
 }
 
 // The root copies first and sends from its dest, which then holds the data whatever the overlap (bcast_root, out
-// of line: the others' path then makes only tail calls, and keeps no registers across the sweep).
-SHMEM_BCAST_INLINE void bcast_team(const char *routine, const Group &g, void *dest, const void *source,
-                                               size_t bytes, int root)
+// of line: the others' path then makes only tail calls, and keeps no registers across the sweep). Returns 0, the
+// team broadcasts' value, so that those calls are tail calls, and a flat group's other ranks need no frame.
+SHMEM_BCAST_INLINE int bcast_team(const char *routine, const Group &g, void *dest, const void *source,
+                                              size_t bytes, int root)
 {
     check_root(routine, g, root);
     check_symmetric(routine, "dest", dest, bytes);
     if (g.rank == root) return bcast_root(g, dest, source, bytes, root);
+    if constexpr (flat_capable) {  // (not on Epiphany, where a second out-of-line function costs its budget)
+        if (g.flat()) return sweep_flat_leaf(g, root);
+        return bcast_other(g, dest, source, bytes, root);
+    }
     broadcast(g, dest, source, bytes, root);
+    return 0;
 }
 
 void fcollect(const char *routine, const Group &g, void *dest, const void *source, size_t bytes)
@@ -722,9 +753,8 @@ void shmem_barrier(int PE_start, int logPE_stride, int PE_size, long *pSync)
 #define SHMEM_DEFINE_COLL_(T, N)                                                                                 \
     int shmem_##N##_broadcast(shmem_team_t team, T *dest, const T *source, size_t nelems, int PE_root)          \
     {                                                                                                             \
-        bcast_team("shmem_" #N "_broadcast", checked_team("shmem_" #N "_broadcast", team, "nelems", int64_t(nelems), "PE_root", PE_root), dest, source,             \
+        return bcast_team("shmem_" #N "_broadcast", checked_team("shmem_" #N "_broadcast", team, "nelems", int64_t(nelems), "PE_root", PE_root), dest, source,      \
               bytes_of("shmem_" #N "_broadcast", "nelems", nelems, sizeof(T)), PE_root);                              \
-        return 0;                                                                                                 \
     }                                                                                                             \
     int shmem_##N##_collect(shmem_team_t team, T *dest, const T *source, size_t nelems)                         \
     {                                                                                                             \
@@ -756,8 +786,7 @@ SHMEM_RMA_TYPES(SHMEM_DEFINE_COLL_)
 
 int shmem_broadcastmem(shmem_team_t team, void *dest, const void *source, size_t nelems, int PE_root)
 {
-    bcast_team("shmem_broadcastmem", checked_team("shmem_broadcastmem", team, "nelems", int64_t(nelems), "PE_root", PE_root), dest, source, nelems, PE_root);
-    return 0;
+    return bcast_team("shmem_broadcastmem", checked_team("shmem_broadcastmem", team, "nelems", int64_t(nelems), "PE_root", PE_root), dest, source, nelems, PE_root);
 }
 int shmem_collectmem(shmem_team_t team, void *dest, const void *source, size_t nelems)
 {
