@@ -242,8 +242,8 @@ inline void wait_until(Done done)
 // A wait whose every writer wakes it after its write with notify_waiter (the library's collective flags, the
 // dissemination barrier's rounds): no backstop timer, which only writers outside the library need (arming it cost
 // every sleep an mtime read and an mtimecmp store, disarming another store, and QEMU a timer insert), and no
-// `sleeping` word, since its writers raise msip whatever it does. msip is cleared before each look at done(): a
-// writer's store is seen by that look, or its msip comes after the clear and ends the wfi.
+// `sleeping` word, since its writers raise msip whatever it does. msip is cleared before each look at done() that
+// a wfi follows: a writer's store is seen by that look, or its msip comes after the clear and ends the wfi.
 // After a wake-up it looks first, and clears msip and fences only if it must sleep again: most wake-ups are the
 // writer's, whose store is there by then. A look that misses only costs a round; msip left raised when it returns
 // costs nothing, since every wait clears msip before it sleeps.

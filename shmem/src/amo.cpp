@@ -245,13 +245,13 @@ inline T amo(const char *routine, shmem_ctx_t ctx, T *dest, Arg<T> value, Arg<T>
     } else {
         old = testset_rmw<op>(w, bit_copy<B>(value), bit_copy<B>(cond), pe);
     }
-    // notify_after_rmw: notify, less the fence where the native atomic just done orders the read of the target's
-    // state after its write (virt's .aq AMOs, linux on x86-64); the TESTSET path ends with the lock's release, a
-    // plain store, so it needs notify's own fence.
     // A compare_swap that found another value wrote nothing, so no wait can have ended: no wake-up.
     if constexpr (op == Op::cswap) {
         if (old != bit_copy<B>(cond)) return bit_copy<T>(old);
     }
+    // notify_after_rmw: notify, less the fence where the native atomic just done orders the read of the target's
+    // state after its write (virt's .aq AMOs, linux on x86-64); the TESTSET path ends with the lock's release, a
+    // plain store, so it needs notify's own fence.
     if constexpr (op != Op::fetch) notify_user_write<native>(wake);
     return bit_copy<T>(old);
 }

@@ -118,13 +118,22 @@ void send(const Group &g, int rank, const Msg &msg)
 // Sleeps until this PE's flag is raised, then lowers it. Only this PE lowers its flags, and the writer raises
 // this flag again only after it has heard from this PE again (see the algorithms): a plain store cannot hide a
 // newer raise.
+// The look at a flag (plain loads) and, once it is up, its lowering after one acquire fence: wait's, and a flat
+// sweep's rank's (flat_arrive_wait).
+[[gnu::always_inline]] inline auto flag_raised(const long *f)
+{
+    return [f] { return __atomic_load_n(f, fenced_load) != 0; };
+}
+[[gnu::always_inline]] inline void lower_flag(long *f)
+{
+    __atomic_thread_fence(__ATOMIC_ACQUIRE);
+    __atomic_store_n(f, 0L, __ATOMIC_RELAXED);
+}
 [[gnu::always_inline]] inline void wait(const Group &g, int flag)
 {
     long *f = &g.flags[flag];
-    // raise_flag wakes it (notify_waiter); plain looks, and one acquire fence after the last
-    port::wait_notified([f] { return __atomic_load_n(f, fenced_load) != 0; });
-    __atomic_thread_fence(__ATOMIC_ACQUIRE);
-    __atomic_store_n(f, 0L, __ATOMIC_RELAXED);
+    port::wait_notified(flag_raised(f));  // raise_flag wakes it (notify_waiter)
+    lower_flag(f);
 }
 
 }  // namespace
@@ -199,9 +208,8 @@ struct FlatTarget {
         [count, n, waker] {
             if (__atomic_fetch_add(count, 1L, __ATOMIC_RELEASE) == n - 2) port::notify_waiter(waker);
         },
-        [f] { return __atomic_load_n(f, fenced_load) != 0; });
-    __atomic_thread_fence(__ATOMIC_ACQUIRE);  // as wait() does
-    __atomic_store_n(f, 0L, __ATOMIC_RELAXED);
+        flag_raised(f));
+    lower_flag(f);
 }
 template <class AtRoot>
 [[gnu::always_inline]] inline void sweep_flat(const Group &g, int root, void *dest, const void *from, size_t m,
