@@ -189,6 +189,14 @@ struct Waker {
     volatile uint32_t *msip;  // the target's msip: the wake-up itself is one store
 };
 [[gnu::always_inline]] inline Waker waker(int pe) { return {remote_ptr(&geo().sleeping, pe), clint::msip(pe)}; }
+// The partitions are equal and in PE order (has_pe_step): PE pe + k's copy of a symmetric object is k * pe_step()
+// bytes after PE pe's (modulo 2^64), and its wake-up is waker_step(PE pe's, k, those bytes).
+inline constexpr bool has_pe_step = true;
+inline uintptr_t pe_step() { return uintptr_t(1) << geo().log2; }
+[[gnu::always_inline]] inline Waker waker_step(Waker w, int k, uintptr_t bytes)
+{
+    return {reinterpret_cast<const uint32_t *>(reinterpret_cast<uintptr_t>(w.sleeping) + bytes), w.msip + k};
+}
 
 // After the library wrote into a PE's memory (a store): fence, then wake it if it sleeps. Always inline: it is on
 // every put's path.
