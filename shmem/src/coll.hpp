@@ -153,6 +153,8 @@ struct Sweep {
 void sweep_generic(const Group &g, int root, const Sweep &s);  // the binomial tree
 // A flat group's (Group::flat); `many` is a reduction's operation again, many inputs a pass (the root's).
 void sweep_flat(const Group &g, int root, const Sweep &s, CombineMany many);
+// A flat group's rank but the root's with nothing to copy first: arrive, wait for the root's message; returns 0.
+int sweep_flat_leaf(const Group &g, int root);
 // The port's own where it has one (own_sweep: Epiphany's, in assembly; collectives.cpp checks its layout).
 inline void sweep(const Group &g, int root, const Sweep &s, CombineMany many = nullptr)
 {
@@ -301,7 +303,14 @@ inline void reduce(const Group &g, T *dest, const T *source, size_t nreduce, Op)
             return reduce_large(g, dest, source, bytes, __builtin_ctz(sizeof(T)), &combine<T, Op>,
                                 &combine_many<T, Op>);
     CombineMany many = nullptr;
-    if constexpr (flat_capable) many = &combine_many<T, Op>;
+    if constexpr (flat_capable) {
+        // a flat group's rank but the root's, whose source the root reads where it is: no Sweep to build
+        if (g.flat() && g.rank != 0 && is_symmetric(source, bytes)) {
+            sweep_flat_leaf(g, 0);
+            return;
+        }
+        many = &combine_many<T, Op>;
+    }
     sweep(g, 0, Sweep{dest, source, bytes, __builtin_ctz(sizeof(T)), &combine<T, Op>}, many);
 }
 

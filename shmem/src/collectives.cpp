@@ -191,11 +191,6 @@ static_assert(sweep_layout_matches<port::SweepLayout>(), "port::SweepLayout matc
 // flags, read what it reads of others), and the root sends nothing before it has counted every rank. The count
 // itself is back at zero before the root sends anything, so every arrival that comes early (from a rank already in
 // the group's next collective, which this root may root again) counts for the next.
-struct FlatTarget {
-    int pe;
-    long *flag;           // its flag_release
-    unsigned char *dest;  // its dest
-};
 // A rank's part but the root's: arrive, and wait for the root's message.
 [[gnu::always_inline]] inline void flat_arrive_wait(const Group &g, int root)
 {
@@ -211,51 +206,70 @@ struct FlatTarget {
         flag_raised(f));
     lower_flag(f);
 }
-// The root's part where it has nothing to do before it sends (a broadcast, a barrier) and the port's partitions are
-// equal and in PE order (port::has_pe_step): the ranks after the root and those before it are two runs of
-// consecutive ranks, whose copies of any symmetric object lie g.stride * pe_step() bytes apart. So each run is
-// walked with a displacement and a wake-up that step, where the table cost some 16 instructions a rank to fill.
-[[gnu::always_inline]] inline void flat_send_steps(const Group &g, int root, void *dest, const void *from, size_t m)
-{
-    const int n = g.size;
-    const uintptr_t step = uintptr_t(intptr_t(g.stride)) * port::pe_step();
-    long *const flags = g.flags;
-    const auto disp = [flags](int pe) {
-        return reinterpret_cast<uintptr_t>(port::remote_ptr(flags, pe)) - reinterpret_cast<uintptr_t>(flags);
-    };
-    // the runs: ranks root + 1 .. n - 1, then 0 .. root - 1
-    const auto data = [&](int r0, int ranks) {
-        uintptr_t d = disp(g.world(r0));
-        for (int i = 0; i < ranks; ++i, d += step) put_small(static_cast<unsigned char *>(dest) + d, from, m);
-    };
-    if (m != 0) {
-        if (root + 1 < n) data(root + 1, n - 1 - root);
-        if (root > 0) data(0, root);
-    }
-    __atomic_thread_fence(__ATOMIC_RELEASE);
-    const uintptr_t flag = reinterpret_cast<uintptr_t>(&flags[flag_release]);
-    const auto release = [&](int r0, int ranks) {
-        const int pe = g.world(r0);
-        uintptr_t d = disp(pe);
-        port::Waker waker = port::waker(pe);
-        for (int i = 0; i < ranks; ++i, d += step) {
-            __atomic_store_n(reinterpret_cast<long *>(flag + d), 1L, fenced_store);
-            port::notify_waiter(waker);
-            waker = port::waker_step(waker, g.stride, step);
-        }
-    };
-    if (root + 1 < n) release(root + 1, n - 1 - root);
-    if (root > 0) release(0, root);
-}
-struct AtRootNothing {
-    void operator()(const FlatTarget *) const {}
-};
-inline constexpr AtRootNothing at_root_nothing{};
-template <class AtRoot>
-inline constexpr bool is_nothing = false;
-template <>
-inline constexpr bool is_nothing<AtRootNothing> = true;
 
+// The other ranks as the root walks them, in the order root + 1 .. n - 1, 0 .. root - 1, and each one's copy of a
+// symmetric object: each_other(others, f) calls f(rank, remote) with remote(x) that rank's copy of x.
+// Where the port's partitions are equal and in PE order (port::has_pe_step): two runs of consecutive ranks, whose
+// copies of any symmetric object lie g.stride * pe_step() bytes apart, so that a rank costs an add where a table of
+// every rank's addresses cost some 16 instructions a rank to fill (rank first[i] + k's copy of x is at
+// x + disp[i] + k * step).
+struct FlatRuns {
+    uintptr_t step;
+    uintptr_t disp[2];
+    int first[2], ranks[2];  // run 0: ranks root + 1 .. n - 1; run 1: ranks 0 .. root - 1
+};
+template <class F>
+[[gnu::always_inline]] inline void each_other(const FlatRuns &o, F f)
+{
+    for (int i = 0; i < 2; ++i) {
+        uintptr_t d = o.disp[i];
+        for (int k = 0; k < o.ranks[i]; ++k, d += o.step)
+            f(o.first[i] + k, [d](auto *x) {
+                return reinterpret_cast<decltype(x)>(reinterpret_cast<uintptr_t>(x) + d);
+            });
+    }
+}
+// Elsewhere a table of every other rank's PE and the remote addresses of its dest and its release flag, worked out
+// in a loop that stores only into the table: the port's geometry is loaded once, where the copies and the fences
+// made the compiler load it again for every rank of every loop. Rank root + i (mod n) is entry i.
+struct FlatTarget {
+    int pe;
+    long *flag;           // its flag_release
+    unsigned char *dest;  // its dest
+};
+struct FlatTable {
+    const FlatTarget *t;
+    int n, root;
+};
+template <class F>
+[[gnu::always_inline]] inline void each_other(const FlatTable &o, F f)
+{
+    for (int i = 1, r = o.root + 1; i < o.n; ++i, ++r) {
+        if (r == o.n) r = 0;
+        const int pe = o.t[i].pe;
+        f(r, [pe](auto *x) { return port::remote_ptr(x, pe); });
+    }
+}
+
+// The root's m bytes at `from` to a run of ranks, at `to` and every `step` bytes after it (has_pe_step: step is a
+// multiple of 8). A few whole aligned words, a small collective's, are each loaded once and stored at every rank.
+[[gnu::always_inline]] inline void put_run(unsigned char *to, uintptr_t step, int ranks, const void *from, size_t m)
+{
+    typedef uint64_t __attribute__((may_alias)) word;
+    if (m <= 4 * sizeof(word) &&
+        ((reinterpret_cast<uintptr_t>(to) | reinterpret_cast<uintptr_t>(from) | m) & (sizeof(word) - 1)) == 0) {
+        for (size_t w = 0; w < m; w += sizeof(word)) {
+            const word v = *reinterpret_cast<const word *>(static_cast<const unsigned char *>(from) + w);
+            for (unsigned char *p = to + w, *end = p + uintptr_t(ranks) * step; p != end; p += step)
+                *reinterpret_cast<word *>(p) = v;
+        }
+        return;
+    }
+    for (int k = 0; k < ranks; ++k, to += step) put_small(to, from, m);
+}
+
+// The root's part: wait for every rank's arrival and lower the count, at_root(others) (a reduction's combines, an
+// all-gather's gather), then the data to every rank, one release fence, and every flag and wake-up.
 template <class AtRoot>
 [[gnu::always_inline]] inline void sweep_flat(const Group &g, int root, void *dest, const void *from, size_t m,
                                               AtRoot at_root)
@@ -266,28 +280,58 @@ template <class AtRoot>
     port::wait_notified([count, n] { return __atomic_load_n(count, fenced_load) == n - 1; });
     __atomic_thread_fence(__ATOMIC_ACQUIRE);
     __atomic_store_n(count, 0L, __ATOMIC_RELAXED);
-    if constexpr (port::has_pe_step && is_nothing<AtRoot>) return flat_send_steps(g, root, dest, from, m);
-    // Every other rank's PE and the remote addresses of its dest and its release flag, worked out in a loop that
-    // stores only into this table: the port's geometry is loaded once, where the copies and the fences made the
-    // compiler load it again for every rank of every loop. Rank root + i (mod n) is entry i.
-    FlatTarget t[flat_max];
-    for (int i = 1, r = root + 1; i < n; ++i, ++r) {
-        if (r == n) r = 0;
-        const int pe = g.world(r);
-        t[i].pe = pe;
-        t[i].flag = port::remote_ptr(&g.flags[flag_release], pe);
-        if (dest != nullptr) t[i].dest = static_cast<unsigned char *>(port::remote_ptr(dest, pe));
+    if constexpr (port::has_pe_step) {
+        // locals, none in memory: the stores below may alias g or a struct, and GCC would load it again
+        const int stride = g.stride, pe0 = g.world(root + 1), pe1 = g.start, ranks0 = n - 1 - root, ranks1 = root;
+        long *const flags = g.flags;
+        const auto disp = [flags](int p) {
+            return reinterpret_cast<uintptr_t>(port::remote_ptr(flags, p)) - reinterpret_cast<uintptr_t>(flags);
+        };
+        const uintptr_t step = uintptr_t(intptr_t(stride)) * port::pe_step(), d0 = disp(pe0), d1 = disp(pe1);
+        at_root(FlatRuns{step, {d0, d1}, {root + 1, 0}, {ranks0, ranks1}});
+        if (m != 0) {
+            put_run(static_cast<unsigned char *>(dest) + d0, step, ranks0, from, m);
+            put_run(static_cast<unsigned char *>(dest) + d1, step, ranks1, from, m);
+        }
+        __atomic_thread_fence(__ATOMIC_RELEASE);
+        const uintptr_t flag = reinterpret_cast<uintptr_t>(&flags[flag_release]);
+        const auto release = [stride, step](uintptr_t f, port::Waker waker, int ranks) {
+            for (const uintptr_t end = f + uintptr_t(ranks) * step; f != end; f += step) {
+                __atomic_store_n(reinterpret_cast<long *>(f), 1L, fenced_store);
+                port::notify_waiter(waker);
+                waker = port::waker_step(waker, stride, step);
+            }
+        };
+        release(flag + d0, port::waker(pe0), ranks0);
+        release(flag + d1, port::waker(pe1), ranks1);
+    } else {
+        FlatTarget t[flat_max];
+        for (int i = 1, r = root + 1; i < n; ++i, ++r) {
+            if (r == n) r = 0;
+            const int p = g.world(r);
+            t[i].pe = p;
+            t[i].flag = port::remote_ptr(&g.flags[flag_release], p);
+            if (dest != nullptr) t[i].dest = static_cast<unsigned char *>(port::remote_ptr(dest, p));
+        }
+        at_root(FlatTable{t, n, root});
+        if (m != 0)
+            for (int i = 1; i < n; ++i) put_small(t[i].dest, from, m);
+        __atomic_thread_fence(__ATOMIC_RELEASE);
+        for (int i = 1; i < n; ++i) {
+            const port::Waker waker = port::waker(t[i].pe);
+            __atomic_store_n(t[i].flag, 1L, fenced_store);
+            port::notify_waiter(waker);
+        }
     }
-    at_root(t);  // a reduction's combines, an all-gather's gather
-    // The data to every rank, one release fence, then every flag and wake-up.
-    if (m != 0)
-        for (int i = 1; i < n; ++i) put_small(t[i].dest, from, m);
-    __atomic_thread_fence(__ATOMIC_RELEASE);
-    for (int i = 1; i < n; ++i) {
-        const port::Waker waker = port::waker(t[i].pe);
-        __atomic_store_n(t[i].flag, 1L, fenced_store);
-        port::notify_waiter(waker);
-    }
+}
+inline constexpr auto at_root_nothing = [](const auto &) {};
+
+// Where a reduction's root reads the other ranks' inputs: their sources where the source is symmetric (the
+// specification's reductions ask for that; then the others copy nothing), else their dests, into which each copied
+// its source before it arrived. Every rank decides alike: the array is the same on all of them.
+[[gnu::always_inline]] inline bool read_their_source(const void *source, size_t bytes)
+{
+    return is_symmetric(source, bytes);
 }
 
 // The flat sweep of a barrier, a broadcast or a reduction: the root's part out of line, so that the other ranks'
@@ -296,30 +340,33 @@ template <class AtRoot>
 {
     void *const dest = s.dest;
     if (s.combine == nullptr) return sweep_flat(g, root, dest, s.source, s.bytes, at_root_nothing);
-    if (dest != s.source) get_small(dest, s.source, s.bytes);
-    sweep_flat(g, root, dest, dest, s.bytes, [&g, &s, dest, many](const FlatTarget *t) {
-        const void *in[many_max] = {dest};
+    const void *const theirs = read_their_source(s.source, s.bytes) ? s.source : dest;
+    sweep_flat(g, root, dest, dest, s.bytes, [&s, dest, theirs, many](const auto &others) {
+        const void *in[many_max] = {s.source};  // this rank's own input first, then the others', nine a pass
         int k = 1;
-        for (int i = 1; i < g.size; ++i) {
-            in[k++] = t[i].dest;
-            if (k == many_max || i == g.size - 1) {
+        each_other(others, [&](int, auto remote) {
+            in[k++] = remote(theirs);
+            if (k == many_max) {
                 many(dest, in, k, s.bytes);
+                in[0] = dest;
                 k = 1;
             }
-        }
+        });
+        if (k > 1 || in[0] != dest) many(dest, in, k, s.bytes);  // k == 1: a copy of the source (a group of one)
     });
 }
 
-// A reduction's rank with its source apart from its dest: the copy, then the rest. Out of line, so that the
-// others need no stack frame.
+// A reduction's rank with its source apart from its dest, where the root reads its dest: the copy, then the rest.
+// Out of line, so that the others need no stack frame.
 [[gnu::noinline]] static void sweep_flat_copy(const Group &g, int root, const Sweep &s)
 {
     get_small(s.dest, s.source, s.bytes);
     sweep_flat(g, root, nullptr, nullptr, 0, at_root_nothing);
 }
 
-// A broadcast's rank but the root's in a flat group: no Sweep to build, and its caller only tail-calls (returns 0
-// for the team broadcasts' int).
+// A rank but the root's in a flat group where it has nothing to copy first (a barrier, a broadcast, a reduction
+// whose root reads its source): no Sweep to build, and its callers only tail-call (returns 0 for the team
+// broadcasts' and reductions' int).
 [[gnu::noinline]] int sweep_flat_leaf(const Group &g, int root)
 {
     flat_arrive_wait(g, root);
@@ -329,7 +376,7 @@ template <class AtRoot>
 [[gnu::noinline]] void sweep_flat(const Group &g, int root, const Sweep &s, CombineMany many)
 {
     if (g.rank == root) return sweep_flat_root(g, root, s, many);
-    if (s.combine != nullptr && s.dest != s.source) {
+    if (s.combine != nullptr && s.dest != s.source && !read_their_source(s.source, s.bytes)) {
         bool copied = false;  // a few words by the port's inline copy, which needs no stack frame
         if constexpr (port::has_copy_inline) copied = port::copy_inline(s.dest, s.source, s.bytes);
         if (!copied) return sweep_flat_copy(g, root, s);
@@ -446,16 +493,25 @@ void tree_barrier(const Group &g)
 // Otherwise dissemination (Bruck's algorithm without the rotation): after round k, rank r holds blocks
 // r .. r + 2^(k+1) - 1 (mod n); in round k it puts the first min(2^k, n - 2^k) blocks it holds to rank
 // r - 2^k, which holds the 2^k blocks before them.
-// A flat group and a small dest: a flat sweep. Each rank arrives with its block in its dest, rank 0 gathers the
-// blocks from where they are (nobody writes them before rank 0 sends) and sends the whole dest to every rank:
-// 2 (n - 1) copies and n sleeps, where the rounds take n log2 n messages and sleeps. Rank 0's part out of line,
-// so that the others' needs few registers.
-[[gnu::noinline]] static void allgather_flat_root(const Group &g, unsigned char *dest, const size_t *off,
-                                                  size_t block)
+// A flat group and a small dest: a flat sweep. Each rank arrives with its block in its source (fcollect, whose
+// source the specification makes symmetric) or copied into its dest (collect, whose ranks' blocks differ, and any
+// source that is not symmetric), rank 0 gathers the blocks from where they are (nobody writes them before rank 0
+// sends) and sends the whole dest to every rank: 2 (n - 1) copies and n sleeps, where the rounds take n log2 n
+// messages and sleeps. Rank 0's part out of line, so that the others' needs few registers.
+[[gnu::always_inline]] inline bool from_their_source(const void *source, const size_t *off, size_t block)
+{
+    return off == nullptr && is_symmetric(source, block);  // alike on every rank: the same array and block
+}
+[[gnu::noinline]] static void allgather_flat_root(const Group &g, unsigned char *dest, const void *source,
+                                                  const size_t *off, size_t block)
 {
     auto at = [off, block](int j) { return off != nullptr ? off[j] : size_t(j) * block; };
-    sweep_flat(g, 0, dest, dest, at(g.size), [&g, dest, &at](const FlatTarget *t) {
-        for (int j = 1; j < g.size; ++j) get_small(dest + at(j), t[j].dest + at(j), at(j + 1) - at(j));
+    const bool theirs = from_their_source(source, off, block);
+    sweep_flat(g, 0, dest, dest, at(g.size), [dest, source, theirs, &at](const auto &others) {
+        each_other(others, [&](int j, auto remote) {
+            const size_t a = at(j);
+            get_small(dest + a, theirs ? remote(source) : remote(dest + a), at(j + 1) - a);
+        });
     });
 }
 
@@ -463,8 +519,11 @@ void allgather_flat(const Group &g, unsigned char *dest, const void *source, con
 {
     const int r = g.rank;
     const size_t a = off != nullptr ? off[r] : size_t(r) * block, b = off != nullptr ? off[r + 1] : a + block;
-    copy_local(dest + a, source, b - a);
-    if (r == 0) return allgather_flat_root(g, dest, off, block);
+    if (r == 0) {
+        copy_local(dest + a, source, b - a);
+        return allgather_flat_root(g, dest, source, off, block);
+    }
+    if (!from_their_source(source, off, block)) copy_local(dest + a, source, b - a);
     sweep_flat(g, 0, nullptr, nullptr, 0, at_root_nothing);  // arrive, and wait for rank 0's message
 }
 
