@@ -84,7 +84,6 @@ inline bool whole_machine(int start, int stride, int size)
 // lives), in a table by the team's slot (a PE is in one team of a slot at a time). Making it up at every call
 // cost a collective some 20 instructions a PE. Not on a port with its own sweep (Epiphany), whose 32 KB have no
 // room for the table: there team_group makes it up at every call (make_team_group).
-inline constexpr bool team_group_table = !port::own_sweep;
 extern Group team_groups[team_group_table ? max_teams : 1];
 void set_team_group(shmem_team_s *team);
 Group make_team_group(const shmem_team_s *team);
@@ -101,7 +100,7 @@ template <bool Table = team_group_table>
 inline typename TeamGroupOf<Table>::type team_group(const shmem_team_s *team)
 {
     if constexpr (Table) {
-        return team_groups[team->slot];
+        return *team->group[0];
     } else {
         return make_team_group(team);
     }
@@ -138,6 +137,18 @@ inline void copy_local(void *dst, const void *src, size_t bytes)
 using Combine = void (*)(void *acc, const void *in, size_t bytes);
 // acc = op(in[0], ..., in[k - 1]) elementwise, 1 <= k <= 5 (combine_many, below).
 using CombineMany = void (*)(void *acc, const void *const *in, int k, size_t bytes);
+// acc = op(own, in, in + step, ..., in + (k - 1) step) elementwise, k >= 1 (combine_run, below): a flat sweep's root
+// where the port's partitions step (port::has_pe_step), the other ranks' inputs a run step bytes apart.
+using CombineRun = void (*)(void *acc, const void *own, const void *in, uintptr_t step, int k, size_t bytes);
+template <bool Run>
+struct FlatCombineOf {
+    using type = CombineMany;
+};
+template <>
+struct FlatCombineOf<true> {
+    using type = CombineRun;
+};
+using FlatCombine = FlatCombineOf<port::has_pe_step>::type;  // a flat sweep root's combine on this port
 
 // What a sweep of the binomial tree carries (collectives.cpp). A reduction (combine set): dest, with source
 // copied into it first, goes up combined with the others, and the result comes down into dest; dest and
@@ -152,11 +163,11 @@ struct Sweep {
 };
 void sweep_generic(const Group &g, int root, const Sweep &s);  // the binomial tree
 // A flat group's (Group::flat); `many` is a reduction's operation again, many inputs a pass (the root's).
-void sweep_flat(const Group &g, int root, const Sweep &s, CombineMany many);
+void sweep_flat(const Group &g, int root, const Sweep &s, FlatCombine many);
 // A flat group's rank but the root's with nothing to copy first: arrive, wait for the root's message; returns 0.
 int sweep_flat_leaf(const Group &g, int root);
 // The port's own where it has one (own_sweep: Epiphany's, in assembly; collectives.cpp checks its layout).
-inline void sweep(const Group &g, int root, const Sweep &s, CombineMany many = nullptr)
+inline void sweep(const Group &g, int root, const Sweep &s, FlatCombine many = nullptr)
 {
     if constexpr (port::own_sweep) {
         port::sweep(&g, root, &s);
@@ -279,6 +290,46 @@ void combine_many(void *acc, const void *const *in, int k, size_t bytes)
     }
 }
 
+template <class T, class Op>
+void combine_run(void *acc, const void *own, const void *in, uintptr_t step, int k, size_t bytes)
+{
+    T *a = static_cast<T *>(acc);
+    const T *o = static_cast<const T *>(own);
+    const auto *p = static_cast<const unsigned char *>(in);
+    const uintptr_t span = uintptr_t(k) * step;
+    const Op op;
+    size_t n = bytes / sizeof(T);
+#ifndef __OPTIMIZE_SIZE__
+    for (; n >= 4; n -= 4, a += 4, o += 4, p += 4 * sizeof(T)) {  // four elements a walk over the inputs
+        T v0 = o[0], v1 = o[1], v2 = o[2], v3 = o[3];
+        for (const unsigned char *q = p, *end = p + span; q != end; q += step) {
+            const T *b = reinterpret_cast<const T *>(q);
+            v0 = op(v0, b[0]);
+            v1 = op(v1, b[1]);
+            v2 = op(v2, b[2]);
+            v3 = op(v3, b[3]);
+        }
+        a[0] = v0;
+        a[1] = v1;
+        a[2] = v2;
+        a[3] = v3;
+    }
+#endif
+    for (; n != 0; --n, ++a, ++o, p += sizeof(T)) {
+        T v = *o;
+        for (const unsigned char *q = p, *end = p + span; q != end; q += step) v = op(v, *reinterpret_cast<const T *>(q));
+        *a = v;
+    }
+}
+template <class T, class Op>
+constexpr FlatCombine flat_combine()
+{
+    if constexpr (port::has_pe_step)
+        return &combine_run<T, Op>;
+    else
+        return &combine_many<T, Op>;
+}
+
 // A large reduction where the port's PEs read each other's memory as they read their own (every port without its
 // own sweep): reduce-scatter, each rank combining its slice of every rank's source (nine inputs a pass) and writing
 // it into rank 0's dest, then the result goes down from rank 0 as a broadcast; a barrier of the group and the
@@ -291,7 +342,7 @@ void reduce_scatter_gather(const Group &g, void *dest, const void *source, size_
 // A reduction of reduce_large_slice bytes a rank or more: reduce_scatter_gather for a symmetric source, else the
 // sweep. Out of line, so that a reduction's entry makes only tail calls and keeps no registers across a call.
 void reduce_large(const Group &g, void *dest, const void *source, size_t bytes, int elem_shift, Combine combine,
-                  CombineMany many);
+                  CombineMany many, FlatCombine flat);
 
 template <class T, class Op>
 inline void reduce(const Group &g, T *dest, const T *source, size_t nreduce, Op)
@@ -301,15 +352,15 @@ inline void reduce(const Group &g, T *dest, const T *source, size_t nreduce, Op)
     if constexpr (!port::own_sweep)
         if (bytes / reduce_large_slice >= size_t(g.size) && g.size > 1)
             return reduce_large(g, dest, source, bytes, __builtin_ctz(sizeof(T)), &combine<T, Op>,
-                                &combine_many<T, Op>);
-    CombineMany many = nullptr;
+                                &combine_many<T, Op>, flat_combine<T, Op>());
+    FlatCombine many = nullptr;
     if constexpr (flat_capable) {
         // a flat group's rank but the root's, whose source the root reads where it is: no Sweep to build
         if (g.flat() && g.rank != 0 && is_symmetric(source, bytes)) {
             sweep_flat_leaf(g, 0);
             return;
         }
-        many = &combine_many<T, Op>;
+        many = flat_combine<T, Op>();
     }
     sweep(g, 0, Sweep{dest, source, bytes, __builtin_ctz(sizeof(T)), &combine<T, Op>}, many);
 }

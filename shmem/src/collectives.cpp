@@ -35,7 +35,10 @@ Group make_team_group(const shmem_team_s *t)
 
 void set_team_group(shmem_team_s *t)
 {
-    if constexpr (team_group_table) team_groups[t->slot] = make_team_group(t);
+    if constexpr (team_group_table) {
+        team_groups[t->slot] = make_team_group(t);
+        t->group[0] = &team_groups[t->slot];
+    }
 }
 
 // A routine's identity across PEs (each has its own copy of the image, at its own address): its name, hashed.
@@ -334,25 +337,43 @@ inline constexpr auto at_root_nothing = [](const auto &) {};
     return is_symmetric(source, bytes);
 }
 
+// A reduction's root: dest = op(own, every other rank's input) in the order of each_other. With runs, a pass of
+// the port's combine_run for each (nine inputs a pass of combine_many took some 11 instructions a rank to list).
+[[gnu::always_inline]] inline void combine_others(const FlatRuns &o, void *dest, const void *own, const void *theirs,
+                                                  size_t bytes, CombineRun run)
+{
+    for (int i = 0; i < 2; ++i)
+        if (o.ranks[i] > 0) {
+            run(dest, own, static_cast<const unsigned char *>(theirs) + o.disp[i], o.step, o.ranks[i], bytes);
+            own = dest;
+        }
+    if (own != dest) copy_local(dest, own, bytes);  // a group of one
+}
+[[gnu::always_inline]] inline void combine_others(const FlatTable &o, void *dest, const void *own,
+                                                  const void *theirs, size_t bytes, CombineMany many)
+{
+    const void *in[many_max] = {own};  // this rank's own input first, then the others', nine a pass
+    int k = 1;
+    each_other(o, [&](int, auto remote) {
+        in[k++] = remote(theirs);
+        if (k == many_max) {
+            many(dest, in, k, bytes);
+            in[0] = dest;
+            k = 1;
+        }
+    });
+    if (k > 1 || in[0] != dest) many(dest, in, k, bytes);  // k == 1: a copy of the source (a group of one)
+}
+
 // The flat sweep of a barrier, a broadcast or a reduction: the root's part out of line, so that the other ranks'
 // part needs no registers saved.
-[[gnu::noinline]] static void sweep_flat_root(const Group &g, int root, const Sweep &s, CombineMany many)
+[[gnu::noinline]] static void sweep_flat_root(const Group &g, int root, const Sweep &s, FlatCombine many)
 {
     void *const dest = s.dest;
     if (s.combine == nullptr) return sweep_flat(g, root, dest, s.source, s.bytes, at_root_nothing);
     const void *const theirs = read_their_source(s.source, s.bytes) ? s.source : dest;
     sweep_flat(g, root, dest, dest, s.bytes, [&s, dest, theirs, many](const auto &others) {
-        const void *in[many_max] = {s.source};  // this rank's own input first, then the others', nine a pass
-        int k = 1;
-        each_other(others, [&](int, auto remote) {
-            in[k++] = remote(theirs);
-            if (k == many_max) {
-                many(dest, in, k, s.bytes);
-                in[0] = dest;
-                k = 1;
-            }
-        });
-        if (k > 1 || in[0] != dest) many(dest, in, k, s.bytes);  // k == 1: a copy of the source (a group of one)
+        combine_others(others, dest, s.source, theirs, s.bytes, many);
     });
 }
 
@@ -373,7 +394,7 @@ inline constexpr auto at_root_nothing = [](const auto &) {};
     return 0;
 }
 
-[[gnu::noinline]] void sweep_flat(const Group &g, int root, const Sweep &s, CombineMany many)
+[[gnu::noinline]] void sweep_flat(const Group &g, int root, const Sweep &s, FlatCombine many)
 {
     if (g.rank == root) return sweep_flat_root(g, root, s, many);
     if (s.combine != nullptr && s.dest != s.source && !read_their_source(s.source, s.bytes)) {
@@ -460,10 +481,10 @@ void reduce_scatter_gather(const Group &g, void *dest_, const void *source_, siz
 }
 
 void reduce_large(const Group &g, void *dest, const void *source, size_t bytes, int elem_shift, Combine combine,
-                  CombineMany many)
+                  CombineMany many, FlatCombine flat)
 {
     if (is_symmetric(source, bytes)) return reduce_scatter_gather(g, dest, source, bytes, elem_shift, many);
-    sweep(g, 0, Sweep{dest, source, bytes, elem_shift, combine}, many);
+    sweep(g, 0, Sweep{dest, source, bytes, elem_shift, combine}, flat);
 }
 
 // The sweep with nothing to carry, written out with its signals inline: a barrier is on the hot path, the

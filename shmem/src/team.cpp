@@ -7,8 +7,8 @@ using namespace shmem::detail;
 // The predefined teams: every PE, in order. WORLD and SHARED have the same members on this machine (every PE's
 // memory is reachable by load/store from every other), but their own scratch slots (0 and 1), so their
 // collectives never share flags. Their size and this PE's number come from the port (init_predefined below).
-shmem_team_s shmemi_team_world = {0, 1, 0, 0, 0, 0, {0}, 0, 0};
-shmem_team_s shmemi_team_shared = {0, 1, 0, 0, 1, 0, {0}, 0, 0};
+shmem_team_s shmemi_team_world = {0, 1, 0, 0, 0, 0, {0}, 0, 0, {}};
+shmem_team_s shmemi_team_shared = {0, 1, 0, 0, 1, 0, {0}, 0, 0, {}};
 
 namespace shmem::detail {
 

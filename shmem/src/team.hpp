@@ -4,6 +4,12 @@
 
 #include "internal.hpp"
 
+namespace shmem::detail {
+struct Group;
+// Whether a team's group is made once, in a table (coll.hpp): not on a port with its own sweep (Epiphany).
+inline constexpr bool team_group_table = !port::own_sweep;
+}  // namespace shmem::detail
+
 // Every team is a strided set of world PEs: start, start + stride, ..., start + (size - 1) * stride. Splits of a
 // strided team (strided or 2D) are strided again, so this is all any team needs.
 struct shmem_team_s {
@@ -16,6 +22,9 @@ struct shmem_team_s {
     shmem_team_config_t config;
     long config_mask;
     unsigned agree_seq;  // with checks: this team's collectives so far whose arguments were compared (collectives.cpp)
+    // Where the groups are in a table: this team's entry, one load for a collective where the slot's index took five
+    // instructions (set_team_group).
+    const shmem::detail::Group *group[shmem::detail::team_group_table ? 1 : 0];
 };
 
 struct shmem_ctx_s {
