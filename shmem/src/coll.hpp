@@ -200,13 +200,14 @@ inline void broadcast(const Group &g, void *dest, const void *source, size_t byt
 // is at off[j] .. off[j + 1], or with off == nullptr at j * block .. (j + 1) * block.
 // In a flat group up to flat_gather_bytes of dest: rank 0 gathers and sends the whole (allgather_flat); else
 // ceil(log2 n) rounds (allgather_rounds). The choice inline: the out-of-line routines make only tail calls then.
-void allgather_flat(const Group &g, unsigned char *dest, const void *source, const size_t *off, size_t block);
-void allgather_rounds(const Group &g, unsigned char *dest, const void *source, const size_t *off, size_t block);
-inline void allgather(const Group &g, unsigned char *dest, const void *source, const size_t *off, size_t block)
+// Both return 0 (so do allgather and reduce), for the team routines' tail calls.
+int allgather_flat(const Group &g, unsigned char *dest, const void *source, const size_t *off, size_t block);
+int allgather_rounds(const Group &g, unsigned char *dest, const void *source, const size_t *off, size_t block);
+inline int allgather(const Group &g, unsigned char *dest, const void *source, const size_t *off, size_t block)
 {
     if (g.flat() && (off != nullptr ? off[g.size] : size_t(g.size) * block) <= flat_gather_bytes)
         return allgather_flat(g, dest, source, off, block);
-    allgather_rounds(g, dest, source, off, block);
+    return allgather_rounds(g, dest, source, off, block);
 }
 // All-to-all: block j of source goes to block r of dest on rank j; elem/dst/sst describe strided blocks.
 void alltoall(const Group &g, unsigned char *dest, const unsigned char *source, size_t elem, ptrdiff_t dst,
@@ -341,11 +342,14 @@ void reduce_scatter_gather(const Group &g, void *dest, const void *source, size_
                            CombineMany combine);
 // A reduction of reduce_large_slice bytes a rank or more: reduce_scatter_gather for a symmetric source, else the
 // sweep. Out of line, so that a reduction's entry makes only tail calls and keeps no registers across a call.
-void reduce_large(const Group &g, void *dest, const void *source, size_t bytes, int elem_shift, Combine combine,
-                  CombineMany many, FlatCombine flat);
+int reduce_large(const Group &g, void *dest, const void *source, size_t bytes, int elem_shift, Combine combine,
+                 CombineMany many, FlatCombine flat);
+// The sweep of a reduction, out of line: its caller then makes only tail calls, and needs no stack frame. Returns 0.
+int reduce_sweep(const Group &g, void *dest, const void *source, size_t bytes, int elem_shift, Combine combine,
+                 FlatCombine many);
 
 template <class T, class Op>
-inline void reduce(const Group &g, T *dest, const T *source, size_t nreduce, Op)
+inline int reduce(const Group &g, T *dest, const T *source, size_t nreduce, Op)
 {
     static_assert((sizeof(T) & (sizeof(T) - 1)) == 0, "element sizes are powers of two");
     const size_t bytes = nreduce * sizeof(T);
@@ -353,16 +357,14 @@ inline void reduce(const Group &g, T *dest, const T *source, size_t nreduce, Op)
         if (bytes / reduce_large_slice >= size_t(g.size) && g.size > 1)
             return reduce_large(g, dest, source, bytes, __builtin_ctz(sizeof(T)), &combine<T, Op>,
                                 &combine_many<T, Op>, flat_combine<T, Op>());
-    FlatCombine many = nullptr;
     if constexpr (flat_capable) {
         // a flat group's rank but the root's, whose source the root reads where it is: no Sweep to build
-        if (g.flat() && g.rank != 0 && is_symmetric(source, bytes)) {
-            sweep_flat_leaf(g, 0);
-            return;
-        }
-        many = flat_combine<T, Op>();
+        if (g.flat() && g.rank != 0 && is_symmetric(source, bytes)) return sweep_flat_leaf(g, 0);
+        return reduce_sweep(g, dest, source, bytes, __builtin_ctz(sizeof(T)), &combine<T, Op>,
+                            flat_combine<T, Op>());
     }
-    sweep(g, 0, Sweep{dest, source, bytes, __builtin_ctz(sizeof(T)), &combine<T, Op>}, many);
+    sweep(g, 0, Sweep{dest, source, bytes, __builtin_ctz(sizeof(T)), &combine<T, Op>});
+    return 0;
 }
 
 struct OpAnd { template <class T> T operator()(T a, T b) const { return T(a & b); } };

@@ -255,20 +255,45 @@ template <class F>
 }
 
 // The root's m bytes at `from` to a run of ranks, at `to` and every `step` bytes after it (has_pe_step: step is a
-// multiple of 8). A few whole aligned words, a small collective's, are each loaded once and stored at every rank.
+// multiple of 8). Whole aligned words are loaded once and stored at every rank, four at a time: 1.5 instructions a
+// word a rank, where the copy loop takes some 2 (a load and a store) and its set-up 25 a rank.
 [[gnu::always_inline]] inline void put_run(unsigned char *to, uintptr_t step, int ranks, const void *from, size_t m)
 {
     typedef uint64_t __attribute__((may_alias)) word;
-    if (m <= 4 * sizeof(word) &&
-        ((reinterpret_cast<uintptr_t>(to) | reinterpret_cast<uintptr_t>(from) | m) & (sizeof(word) - 1)) == 0) {
-        for (size_t w = 0; w < m; w += sizeof(word)) {
-            const word v = *reinterpret_cast<const word *>(static_cast<const unsigned char *>(from) + w);
-            for (unsigned char *p = to + w, *end = p + uintptr_t(ranks) * step; p != end; p += step)
-                *reinterpret_cast<word *>(p) = v;
+    const auto *src = static_cast<const word *>(from);
+    if (((reinterpret_cast<uintptr_t>(to) | reinterpret_cast<uintptr_t>(from) | m) & (sizeof(word) - 1)) == 0) {
+        const uintptr_t span = uintptr_t(ranks) * step;
+        size_t w = 0;
+        for (; m - w >= 4 * sizeof(word); w += 4 * sizeof(word), src += 4) {
+            const word v0 = src[0], v1 = src[1], v2 = src[2], v3 = src[3];
+            for (unsigned char *p = to + w, *end = p + span; p != end; p += step) {
+                word *d = reinterpret_cast<word *>(p);
+                d[0] = v0;
+                d[1] = v1;
+                d[2] = v2;
+                d[3] = v3;
+            }
+        }
+        for (; w < m; w += sizeof(word), ++src) {
+            const word v = *src;
+            for (unsigned char *p = to + w, *end = p + span; p != end; p += step) *reinterpret_cast<word *>(p) = v;
         }
         return;
     }
     for (int k = 0; k < ranks; ++k, to += step) put_small(to, from, m);
+}
+// The other way, for an all-gather's root: m bytes from each rank of a run, `from` and every from_step bytes after
+// it, to `to` and every m bytes after it. One aligned word (fcollect's of a long) is a load and a store a rank.
+[[gnu::always_inline]] inline void get_run(unsigned char *to, const unsigned char *from, uintptr_t from_step,
+                                           int ranks, size_t m)
+{
+    typedef uint64_t __attribute__((may_alias)) word;
+    if (m == sizeof(word) && ((reinterpret_cast<uintptr_t>(to) | reinterpret_cast<uintptr_t>(from)) & (m - 1)) == 0) {
+        for (unsigned char *end = to + uintptr_t(ranks) * m; to != end; to += m, from += from_step)
+            *reinterpret_cast<word *>(to) = *reinterpret_cast<const word *>(from);
+        return;
+    }
+    for (int k = 0; k < ranks; ++k, to += m, from += from_step) get_small(to, from, m);
 }
 
 // The root's part: wait for every rank's arrival and lower the count, at_root(others) (a reduction's combines, an
@@ -480,11 +505,21 @@ void reduce_scatter_gather(const Group &g, void *dest_, const void *source_, siz
     sweep(g, 0, Sweep{dest, dest, bytes, 0, nullptr});
 }
 
-void reduce_large(const Group &g, void *dest, const void *source, size_t bytes, int elem_shift, Combine combine,
-                  CombineMany many, FlatCombine flat)
+[[gnu::noinline]] int reduce_large(const Group &g, void *dest, const void *source, size_t bytes, int elem_shift,
+                                   Combine combine, CombineMany many, FlatCombine flat)
 {
-    if (is_symmetric(source, bytes)) return reduce_scatter_gather(g, dest, source, bytes, elem_shift, many);
-    sweep(g, 0, Sweep{dest, source, bytes, elem_shift, combine}, flat);
+    if (is_symmetric(source, bytes)) {
+        reduce_scatter_gather(g, dest, source, bytes, elem_shift, many);
+        return 0;
+    }
+    return reduce_sweep(g, dest, source, bytes, elem_shift, combine, flat);
+}
+
+[[gnu::noinline]] int reduce_sweep(const Group &g, void *dest, const void *source, size_t bytes, int elem_shift,
+                                   Combine combine, FlatCombine many)
+{
+    sweep(g, 0, Sweep{dest, source, bytes, elem_shift, combine}, many);
+    return 0;
 }
 
 // The sweep with nothing to carry, written out with its signals inline: a barrier is on the hot path, the
@@ -523,20 +558,50 @@ void tree_barrier(const Group &g)
 {
     return off == nullptr && is_symmetric(source, block);  // alike on every rank: the same array and block
 }
-[[gnu::noinline]] static void allgather_flat_root(const Group &g, unsigned char *dest, const void *source,
-                                                  const size_t *off, size_t block)
+template <class Others, class At>
+[[gnu::always_inline]] inline void gather_each(const Others &o, unsigned char *dest, const void *source, bool theirs,
+                                               At at)
+{
+    each_other(o, [&](int j, auto remote) {
+        const size_t a = at(j);
+        get_small(dest + a, theirs ? remote(source) : remote(dest + a), at(j + 1) - a);
+    });
+}
+// The gather of allgather_flat's root: from each other rank its block, in its source (theirs) or at its place in
+// its dest; with runs and blocks of one size (fcollect), each run of ranks is one get_run.
+template <class At>
+[[gnu::always_inline]] inline void gather_others(const FlatRuns &o, unsigned char *dest, const void *source,
+                                                 bool theirs, const size_t *off, size_t block, At at)
+{
+    if (off == nullptr) {
+        for (int i = 0; i < 2; ++i) {
+            const size_t a = at(o.first[i]);
+            const auto *from = (theirs ? static_cast<const unsigned char *>(source) : dest + a) + o.disp[i];
+            get_run(dest + a, from, theirs ? o.step : o.step + block, o.ranks[i], block);
+        }
+        return;
+    }
+    gather_each(o, dest, source, theirs, at);
+}
+template <class At>
+[[gnu::always_inline]] inline void gather_others(const FlatTable &o, unsigned char *dest, const void *source,
+                                                 bool theirs, const size_t *, size_t, At at)
+{
+    gather_each(o, dest, source, theirs, at);
+}
+[[gnu::noinline]] static int allgather_flat_root(const Group &g, unsigned char *dest, const void *source,
+                                                 const size_t *off, size_t block)
 {
     auto at = [off, block](int j) { return off != nullptr ? off[j] : size_t(j) * block; };
     const bool theirs = from_their_source(source, off, block);
-    sweep_flat(g, 0, dest, dest, at(g.size), [dest, source, theirs, &at](const auto &others) {
-        each_other(others, [&](int j, auto remote) {
-            const size_t a = at(j);
-            get_small(dest + a, theirs ? remote(source) : remote(dest + a), at(j + 1) - a);
-        });
+    sweep_flat(g, 0, dest, dest, at(g.size), [dest, source, theirs, off, block, &at](const auto &others) {
+        gather_others(others, dest, source, theirs, off, block, at);
     });
+    return 0;
 }
 
-void allgather_flat(const Group &g, unsigned char *dest, const void *source, const size_t *off, size_t block)
+[[gnu::noinline]] int allgather_flat(const Group &g, unsigned char *dest, const void *source, const size_t *off,
+                                     size_t block)
 {
     const int r = g.rank;
     const size_t a = off != nullptr ? off[r] : size_t(r) * block, b = off != nullptr ? off[r + 1] : a + block;
@@ -546,9 +611,10 @@ void allgather_flat(const Group &g, unsigned char *dest, const void *source, con
     }
     if (!from_their_source(source, off, block)) copy_local(dest + a, source, b - a);
     sweep_flat(g, 0, nullptr, nullptr, 0, at_root_nothing);  // arrive, and wait for rank 0's message
+    return 0;
 }
 
-void allgather_rounds(const Group &g, unsigned char *dest, const void *source, const size_t *off, size_t block)
+int allgather_rounds(const Group &g, unsigned char *dest, const void *source, const size_t *off, size_t block)
 {
     const int n = g.size, r = g.rank;
     auto at = [off, block](int j) { return off != nullptr ? off[j] : size_t(j) * block; };
@@ -560,7 +626,7 @@ void allgather_rounds(const Group &g, unsigned char *dest, const void *source, c
             send(g, r ^ d, Msg{dest + at(base), dest + at(base), at(base + d) - at(base), flag_data + k});
             wait(g, flag_data + k);
         }
-        return;
+        return 0;
     }
     for (int k = 0, d = 1; d < n; ++k, d <<= 1) {
         const int to = r - d < 0 ? r - d + n : r - d;
@@ -573,6 +639,7 @@ void allgather_rounds(const Group &g, unsigned char *dest, const void *source, c
         send(g, to, Msg{dest + at(r), dest + at(r), at(end) - at(r), flag_data + k});
         wait(g, flag_data + k);
     }
+    return 0;
 }
 
 // Every rank puts its blocks straight into their places, starting with the right neighbour so that the ranks
@@ -771,10 +838,10 @@ SHMEM_BCAST_INLINE int bcast_team(const char *routine, const Group &g, void *des
     return 0;
 }
 
-void fcollect(const char *routine, const Group &g, void *dest, const void *source, size_t bytes)
+SHMEM_BCAST_INLINE int fcollect(const char *routine, const Group &g, void *dest, const void *source, size_t bytes)
 {
     check_symmetric(routine, "dest", dest, bytes_of(routine, "nelems (in bytes)", bytes, size_t(g.size)));
-    allgather(g, static_cast<unsigned char *>(dest), source, nullptr, bytes);
+    return allgather(g, static_cast<unsigned char *>(dest), source, nullptr, bytes);
 }
 
 // collect: every rank publishes its byte count, reads everyone's (one remote load each) and all-gathers blocks
@@ -828,11 +895,79 @@ void check_no_overlap(const char *routine, const T *dest, const T *source, size_
 }
 
 template <class T, class Op>
-void reduction(const char *routine, const Group &g, T *dest, const T *source, size_t nreduce, Op op)
+int reduction(const char *routine, const Group &g, T *dest, const T *source, size_t nreduce, Op op)
 {
     check_symmetric(routine, "dest", dest, bytes_of(routine, "nreduce", nreduce, sizeof(T)));
     check_no_overlap(routine, dest, source, nreduce);
-    reduce(g, dest, source, nreduce, op);
+    return reduce(g, dest, source, nreduce, op);
+}
+
+// The team collectives' entries take a fast path where the build keeps only the cheap checks (no SHMEM_CHECKS) and
+// all of them pass: the checks as one test (fast_team), then the routine, in which GCC sees them pass. Else the
+// checked path, out of line (one for every type where the routine is untyped), which reports the bad argument.
+// A report is a call of a noreturn function, which GCC never makes a tail call: one in an entry cost every call
+// of it a stack frame (4 instructions a PE), where the fast path makes only tail calls now. Not where the groups
+// are made at every call (Epiphany, whose 32 KB want one path).
+inline constexpr bool fast_entries = !checks && team_group_table;
+// Whether the team is valid and nelems elements of `size` bytes have a size_t byte count (bytes); g its group.
+// The checked paths take the entries' arguments in the same order, so that the call to them moves few registers.
+[[gnu::always_inline]] inline bool fast_team(shmem_team_t team, size_t nelems, size_t size, size_t &bytes,
+                                             const Group *&g)
+{
+    if (!fast_entries || team == nullptr || team->size == 0 || __builtin_mul_overflow(nelems, size, &bytes))
+        return false;
+    g = team->group[0];
+    return true;
+}
+[[gnu::noinline]] int bcast_checked(shmem_team_t team, void *dest, const void *source, size_t nelems, int root,
+                                    size_t size, const char *routine)
+{
+    return bcast_team(routine, checked_team(routine, team, "nelems", int64_t(nelems), "PE_root", root), dest,
+                      source, bytes_of(routine, "nelems", nelems, size), root);
+}
+[[gnu::always_inline]] inline int bcast_entry(const char *routine, shmem_team_t team, void *dest, const void *source,
+                                              size_t nelems, size_t size, int root)
+{
+    size_t bytes;
+    const Group *g;
+    if (fast_team(team, nelems, size, bytes, g) && root >= 0 && root < g->size)  // check_root's test
+        return bcast_team(routine, *g, dest, source, bytes, root);
+    if constexpr (fast_entries) return bcast_checked(team, dest, source, nelems, root, size, routine);
+    return bcast_team(routine, checked_team(routine, team, "nelems", int64_t(nelems), "PE_root", root), dest,
+                      source, bytes_of(routine, "nelems", nelems, size), root);
+}
+[[gnu::noinline]] int fcollect_checked(shmem_team_t team, void *dest, const void *source, size_t nelems, size_t size,
+                                       const char *routine)
+{
+    return fcollect(routine, checked_team(routine, team, "nelems", int64_t(nelems)), dest, source,
+                    bytes_of(routine, "nelems", nelems, size));
+}
+[[gnu::always_inline]] inline int fcollect_entry(const char *routine, shmem_team_t team, void *dest,
+                                                 const void *source, size_t nelems, size_t size)
+{
+    size_t bytes, all;
+    const Group *g;
+    if (fast_team(team, nelems, size, bytes, g) && !__builtin_mul_overflow(bytes, size_t(g->size), &all))
+        return fcollect(routine, *g, dest, source, bytes);
+    if constexpr (fast_entries) return fcollect_checked(team, dest, source, nelems, size, routine);
+    return fcollect(routine, checked_team(routine, team, "nelems", int64_t(nelems)), dest, source,
+                    bytes_of(routine, "nelems", nelems, size));
+}
+template <class T, class Op>
+[[gnu::noinline]] int reduction_checked(shmem_team_t team, T *dest, const T *source, size_t nreduce,
+                                        const char *routine)
+{
+    return reduction(routine, checked_team(routine, team, "nreduce", int64_t(nreduce)), dest, source, nreduce, Op());
+}
+template <class T, class Op>
+[[gnu::always_inline]] inline int reduction_entry(const char *routine, shmem_team_t team, T *dest, const T *source,
+                                                  size_t nreduce)
+{
+    size_t bytes;
+    const Group *g;
+    if (fast_team(team, nreduce, sizeof(T), bytes, g)) return reduction(routine, *g, dest, source, nreduce, Op());
+    if constexpr (fast_entries) return reduction_checked<T, Op>(team, dest, source, nreduce, routine);
+    return reduction(routine, checked_team(routine, team, "nreduce", int64_t(nreduce)), dest, source, nreduce, Op());
 }
 
 template <class T>
@@ -886,8 +1021,7 @@ void shmem_barrier(int PE_start, int logPE_stride, int PE_size, long *pSync)
 #define SHMEM_DEFINE_COLL_(T, N)                                                                                 \
     int shmem_##N##_broadcast(shmem_team_t team, T *dest, const T *source, size_t nelems, int PE_root)          \
     {                                                                                                             \
-        return bcast_team("shmem_" #N "_broadcast", checked_team("shmem_" #N "_broadcast", team, "nelems", int64_t(nelems), "PE_root", PE_root), dest, source,      \
-              bytes_of("shmem_" #N "_broadcast", "nelems", nelems, sizeof(T)), PE_root);                              \
+        return bcast_entry("shmem_" #N "_broadcast", team, dest, source, nelems, sizeof(T), PE_root);             \
     }                                                                                                             \
     int shmem_##N##_collect(shmem_team_t team, T *dest, const T *source, size_t nelems)                         \
     {                                                                                                             \
@@ -897,9 +1031,7 @@ void shmem_barrier(int PE_start, int logPE_stride, int PE_size, long *pSync)
     }                                                                                                             \
     int shmem_##N##_fcollect(shmem_team_t team, T *dest, const T *source, size_t nelems)                        \
     {                                                                                                             \
-        fcollect("shmem_" #N "_fcollect", checked_team("shmem_" #N "_fcollect", team, "nelems", int64_t(nelems)), dest, source,            \
-                 bytes_of("shmem_" #N "_fcollect", "nelems", nelems, sizeof(T)));                                     \
-        return 0;                                                                                                 \
+        return fcollect_entry("shmem_" #N "_fcollect", team, dest, source, nelems, sizeof(T));                  \
     }                                                                                                             \
     int shmem_##N##_alltoall(shmem_team_t team, T *dest, const T *source, size_t nelems)                        \
     {                                                                                                             \
@@ -919,7 +1051,7 @@ SHMEM_RMA_TYPES(SHMEM_DEFINE_COLL_)
 
 int shmem_broadcastmem(shmem_team_t team, void *dest, const void *source, size_t nelems, int PE_root)
 {
-    return bcast_team("shmem_broadcastmem", checked_team("shmem_broadcastmem", team, "nelems", int64_t(nelems), "PE_root", PE_root), dest, source, nelems, PE_root);
+    return bcast_entry("shmem_broadcastmem", team, dest, source, nelems, 1, PE_root);
 }
 int shmem_collectmem(shmem_team_t team, void *dest, const void *source, size_t nelems)
 {
@@ -928,7 +1060,7 @@ int shmem_collectmem(shmem_team_t team, void *dest, const void *source, size_t n
 }
 int shmem_fcollectmem(shmem_team_t team, void *dest, const void *source, size_t nelems)
 {
-    fcollect("shmem_fcollectmem", checked_team("shmem_fcollectmem", team, "nelems", int64_t(nelems)), dest, source, nelems);
+    return fcollect_entry("shmem_fcollectmem", team, dest, source, nelems, 1);
     return 0;
 }
 int shmem_alltoallmem(shmem_team_t team, void *dest, const void *source, size_t nelems)
@@ -946,9 +1078,7 @@ int shmem_alltoallsmem(shmem_team_t team, void *dest, const void *source, ptrdif
 #define SHMEM_DEFINE_REDUCE_(T, N, OP, OPTYPE)                                                                   \
     int shmem_##N##_##OP##_reduce(shmem_team_t team, T *dest, const T *source, size_t nreduce)                  \
     {                                                                                                             \
-        reduction("shmem_" #N "_" #OP "_reduce", checked_team("shmem_" #N "_" #OP "_reduce", team, "nreduce", int64_t(nreduce)), dest,       \
-                  source, nreduce, OPTYPE());                                                                     \
-        return 0;                                                                                                 \
+        return reduction_entry<T, OPTYPE>("shmem_" #N "_" #OP "_reduce", team, dest, source, nreduce);          \
     }
 #define SHMEM_DEFINE_REDUCE_BITWISE_(T, N) \
     SHMEM_DEFINE_REDUCE_(T, N, and, OpAnd) SHMEM_DEFINE_REDUCE_(T, N, or, OpOr) SHMEM_DEFINE_REDUCE_(T, N, xor, OpXor)
