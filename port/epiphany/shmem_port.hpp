@@ -276,6 +276,8 @@ inline void wait_notified(Done done)
 // woken only after that: here the arrival, then the same wait.
 // No stepping through the PEs' copies (has_pe_step): the core's flat sweeps use a table of remote addresses.
 inline constexpr bool has_pe_step = false;
+// Whether an int multiply is one cheap instruction (Group::world multiplies where it is): a multiply is a floating-point-unit mode switch (some 40 bytes wherever it is written).
+inline constexpr bool has_int_multiply = false;
 inline uintptr_t pe_step() { return 0; }
 inline Waker waker_step(Waker w, int, uintptr_t) { return w; }
 template <class Arrive, class Done>

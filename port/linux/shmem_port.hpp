@@ -262,6 +262,8 @@ inline void wait_notified(Done done)
 // woken only after that: here the arrival, then the same wait.
 // No stepping through the PEs' copies (has_pe_step): the core's flat sweeps use a table of remote addresses.
 inline constexpr bool has_pe_step = false;
+// Whether an int multiply is one cheap instruction (Group::world multiplies where it is): a hardware multiply.
+inline constexpr bool has_int_multiply = true;
 inline uintptr_t pe_step() { return 0; }
 inline Waker waker_step(Waker w, int, uintptr_t) { return w; }
 template <class Arrive, class Done>

@@ -192,6 +192,8 @@ struct Waker {
 // The partitions are equal and in PE order (has_pe_step): PE pe + k's copy of a symmetric object is k * pe_step()
 // bytes after PE pe's (modulo 2^64), and its wake-up is waker_step(PE pe's, k, those bytes).
 inline constexpr bool has_pe_step = true;
+// Whether an int multiply is one cheap instruction (Group::world multiplies where it is): mul (the M extension).
+inline constexpr bool has_int_multiply = true;
 inline uintptr_t pe_step() { return uintptr_t(1) << geo().log2; }
 [[gnu::always_inline]] inline Waker waker_step(Waker w, int k, uintptr_t bytes)
 {

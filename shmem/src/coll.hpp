@@ -58,14 +58,16 @@ struct Group {
     unsigned char *work;            // symmetric reduction work area
     size_t work_bytes;
 
-    // start + r * stride by shifts and adds: a multiply is a floating-point-unit mode switch on Epiphany (some
-    // 40 bytes wherever it is written), and ranks are small. Most groups have stride 1. Unsigned, since a team's
-    // stride may be negative (1.6) and a negative number must not be shifted; the sum wraps to the right PE.
+    // start + r * stride: a multiply where the port has a cheap one, else by shifts and adds: a multiply is a
+    // floating-point-unit mode switch on Epiphany (some 40 bytes wherever it is written), and ranks are small. Most
+    // groups have stride 1. Unsigned, since a team's stride may be negative (1.6) and a negative number must not be
+    // shifted; the sum wraps to the right PE.
     // A flat group (flat_capable, at most flat_max ranks): its sweeps and barriers are flat (collectives.cpp).
     [[gnu::always_inline]] bool flat() const { return flat_capable && size <= flat_max; }
 
     [[gnu::always_inline]] int world(int r) const
     {
+        if constexpr (port::has_int_multiply) return int(unsigned(start) + unsigned(r) * unsigned(stride));
         if (stride == 1) return start + r;
         unsigned w = unsigned(start);
         for (unsigned s = unsigned(stride); r != 0; r >>= 1, s <<= 1)
@@ -166,6 +168,8 @@ void sweep_generic(const Group &g, int root, const Sweep &s);  // the binomial t
 void sweep_flat(const Group &g, int root, const Sweep &s, FlatCombine many);
 // A flat group's rank but the root's with nothing to copy first: arrive, wait for the root's message; returns 0.
 int sweep_flat_leaf(const Group &g, int root);
+// A flat group's root where it has nothing to do before it sends (a barrier, a broadcast); returns 0.
+int sweep_flat_send(const Group &g, int root, void *dest, const void *from, size_t m);
 // The port's own where it has one (own_sweep: Epiphany's, in assembly; collectives.cpp checks its layout).
 inline void sweep(const Group &g, int root, const Sweep &s, FlatCombine many = nullptr)
 {
@@ -187,7 +191,11 @@ inline void group_barrier(const Group &g)
         barrier_world(barrier_hardware);
     } else if (g.flat()) {
         port::check_stack();  // as tree_barrier does
-        sweep_flat(g, 0, nothing_to_carry, nullptr);
+        if (g.rank == 0) {
+            sweep_flat_send(g, 0, nullptr, nullptr, 0);
+        } else {
+            sweep_flat_leaf(g, 0);
+        }
     } else {
         tree_barrier(g);
     }
@@ -359,7 +367,7 @@ inline int reduce(const Group &g, T *dest, const T *source, size_t nreduce, Op)
                                 &combine_many<T, Op>, flat_combine<T, Op>());
     if constexpr (flat_capable) {
         // a flat group's rank but the root's, whose source the root reads where it is: no Sweep to build
-        if (g.flat() && g.rank != 0 && is_symmetric(source, bytes)) return sweep_flat_leaf(g, 0);
+        if (g.flat() && g.rank != 0 && in_symmetric_space(source, bytes)) return sweep_flat_leaf(g, 0);
         return reduce_sweep(g, dest, source, bytes, __builtin_ctz(sizeof(T)), &combine<T, Op>,
                             flat_combine<T, Op>());
     }

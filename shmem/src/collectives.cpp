@@ -359,7 +359,7 @@ inline constexpr auto at_root_nothing = [](const auto &) {};
 // its source before it arrived. Every rank decides alike: the array is the same on all of them.
 [[gnu::always_inline]] inline bool read_their_source(const void *source, size_t bytes)
 {
-    return is_symmetric(source, bytes);
+    return in_symmetric_space(source, bytes);  // as reduce (coll.hpp) decides
 }
 
 // A reduction's root: dest = op(own, every other rank's input) in the order of each_other. With runs, a pass of
@@ -390,12 +390,19 @@ inline constexpr auto at_root_nothing = [](const auto &) {};
     if (k > 1 || in[0] != dest) many(dest, in, k, bytes);  // k == 1: a copy of the source (a group of one)
 }
 
+// The root's part of a flat sweep with nothing to do before it sends (a barrier, a broadcast): its own function,
+// whose frame keeps few registers (a reduction's root keeps twelve). Returns 0, for the broadcasts' tail calls.
+[[gnu::noinline]] int sweep_flat_send(const Group &g, int root, void *dest, const void *from, size_t m)
+{
+    sweep_flat(g, root, dest, from, m, at_root_nothing);
+    return 0;
+}
+
 // The flat sweep of a barrier, a broadcast or a reduction: the root's part out of line, so that the other ranks'
 // part needs no registers saved.
 [[gnu::noinline]] static void sweep_flat_root(const Group &g, int root, const Sweep &s, FlatCombine many)
 {
     void *const dest = s.dest;
-    if (s.combine == nullptr) return sweep_flat(g, root, dest, s.source, s.bytes, at_root_nothing);
     const void *const theirs = read_their_source(s.source, s.bytes) ? s.source : dest;
     sweep_flat(g, root, dest, dest, s.bytes, [&s, dest, theirs, many](const auto &others) {
         combine_others(others, dest, s.source, theirs, s.bytes, many);
@@ -421,7 +428,13 @@ inline constexpr auto at_root_nothing = [](const auto &) {};
 
 [[gnu::noinline]] void sweep_flat(const Group &g, int root, const Sweep &s, FlatCombine many)
 {
-    if (g.rank == root) return sweep_flat_root(g, root, s, many);
+    if (g.rank == root) {
+        if (s.combine == nullptr) {
+            sweep_flat_send(g, root, s.dest, s.source, s.bytes);
+            return;
+        }
+        return sweep_flat_root(g, root, s, many);
+    }
     if (s.combine != nullptr && s.dest != s.source && !read_their_source(s.source, s.bytes)) {
         bool copied = false;  // a few words by the port's inline copy, which needs no stack frame
         if constexpr (port::has_copy_inline) copied = port::copy_inline(s.dest, s.source, s.bytes);
@@ -556,7 +569,7 @@ void tree_barrier(const Group &g)
 // messages and sleeps. Rank 0's part out of line, so that the others' needs few registers.
 [[gnu::always_inline]] inline bool from_their_source(const void *source, const size_t *off, size_t block)
 {
-    return off == nullptr && is_symmetric(source, block);  // alike on every rank: the same array and block
+    return off == nullptr && in_symmetric_space(source, block);  // alike on every rank: the same array and block
 }
 template <class Others, class At>
 [[gnu::always_inline]] inline void gather_each(const Others &o, unsigned char *dest, const void *source, bool theirs,
@@ -810,6 +823,8 @@ SHMEM_BCAST_INLINE void bcast(const char *routine, const Group &g, void *dest, c
 [[gnu::noinline]] int bcast_root(const Group &g, void *dest, const void *source, size_t bytes, int root)
 {
     copy_local(dest, source, bytes);
+    if constexpr (flat_capable)
+        if (g.flat()) return sweep_flat_send(g, root, dest, dest, bytes);
     sweep(g, root, Sweep{dest, dest, bytes, 0, nullptr});  // not broadcast(): a second caller takes it out of line
     return 0;
 }

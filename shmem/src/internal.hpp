@@ -135,6 +135,21 @@ inline bool is_symmetric(const void *addr, size_t bytes)
         return in_range(a, bytes, lo, hi);
 }
 
+// Whether [addr, addr + bytes) lies where every PE has memory at the same place: the static symmetric data or the
+// symmetric heap's whole reserve (above the break too). For decisions every PE must make alike about an array the
+// caller passes on every PE (may the others read it where it is?): is_symmetric's test without the break, which
+// costs a load and a branch more.
+inline bool in_symmetric_space(const void *addr, size_t bytes)
+{
+    const uintptr_t a = reinterpret_cast<uintptr_t>(addr);
+    const uintptr_t lo = reinterpret_cast<uintptr_t>(__shmem_symmetric_start);
+    if constexpr (port::has_private_heap)
+        return in_range(a, bytes, lo, reinterpret_cast<uintptr_t>(__shmem_static_end)) ||
+               in_range(a, bytes, port::geometry.heap_lo, port::geometry.heap_hi);
+    else
+        return in_range(a, bytes, lo, port::geometry.heap_hi);
+}
+
 // The check family: the test is inline (a compare and a branch on the fast path), the report out of line.
 // Each is a no-op in builds without SHMEM_CHECKS.
 [[noreturn]] void fail_not_initialized(const char *routine);
