@@ -257,11 +257,18 @@ template <class F>
 // The root's m bytes at `from` to a run of ranks, at `to` and every `step` bytes after it (has_pe_step: step is a
 // multiple of 8). Whole aligned words are loaded once and stored at every rank, four at a time: 1.5 instructions a
 // word a rank, where the copy loop takes some 2 (a load and a store) and its set-up 25 a rank.
+template <bool Words = false>
+[[gnu::always_inline]] inline bool whole_words(const void *to, const void *from, size_t m)
+{
+    return Words || ((reinterpret_cast<uintptr_t>(to) | reinterpret_cast<uintptr_t>(from) | m) & 7) == 0;
+}
+template <bool Words = false>
 [[gnu::always_inline]] inline void put_run(unsigned char *to, uintptr_t step, int ranks, const void *from, size_t m)
 {
     typedef uint64_t __attribute__((may_alias)) word;
+    static_assert(sizeof(word) == 8, "whole_words tests 8-byte words");
     const auto *src = static_cast<const word *>(from);
-    if (((reinterpret_cast<uintptr_t>(to) | reinterpret_cast<uintptr_t>(from) | m) & (sizeof(word) - 1)) == 0) {
+    if (whole_words<Words>(to, from, m)) {
         const uintptr_t span = uintptr_t(ranks) * step;
         size_t w = 0;
         for (; m - w >= 4 * sizeof(word); w += 4 * sizeof(word), src += 4) {
@@ -298,7 +305,8 @@ template <class F>
 
 // The root's part: wait for every rank's arrival and lower the count, at_root(others) (a reduction's combines, an
 // all-gather's gather), then the data to every rank, one release fence, and every flag and wake-up.
-template <class AtRoot>
+// Words: the caller knows that m is 0 or dest, from and m whole words (put_run's fast case): no copy loop's call.
+template <class AtRoot, bool Words = false>
 [[gnu::always_inline]] inline void sweep_flat(const Group &g, int root, void *dest, const void *from, size_t m,
                                               AtRoot at_root)
 {
@@ -318,8 +326,8 @@ template <class AtRoot>
         const uintptr_t step = uintptr_t(intptr_t(stride)) * port::pe_step(), d0 = disp(pe0), d1 = disp(pe1);
         at_root(FlatRuns{step, {d0, d1}, {root + 1, 0}, {ranks0, ranks1}});
         if (m != 0) {
-            put_run(static_cast<unsigned char *>(dest) + d0, step, ranks0, from, m);
-            put_run(static_cast<unsigned char *>(dest) + d1, step, ranks1, from, m);
+            put_run<Words>(static_cast<unsigned char *>(dest) + d0, step, ranks0, from, m);
+            put_run<Words>(static_cast<unsigned char *>(dest) + d1, step, ranks1, from, m);
         }
         __atomic_thread_fence(__ATOMIC_RELEASE);
         const uintptr_t flag = reinterpret_cast<uintptr_t>(&flags[flag_release]);
@@ -392,10 +400,21 @@ inline constexpr auto at_root_nothing = [](const auto &) {};
 
 // The root's part of a flat sweep with nothing to do before it sends (a barrier, a broadcast): its own function,
 // whose frame keeps few registers (a reduction's root keeps twelve). Returns 0, for the broadcasts' tail calls.
-[[gnu::noinline]] int sweep_flat_send(const Group &g, int root, void *dest, const void *from, size_t m)
+// Where the data is whole words (or none: a barrier), its puts make no call, and neither does anything else: the
+// function needs no stack frame (it saved twelve registers). Any other data, sweep_flat_any.
+[[gnu::noinline]] static int sweep_flat_any(const Group &g, int root, void *dest, const void *from, size_t m)
 {
     sweep_flat(g, root, dest, from, m, at_root_nothing);
     return 0;
+}
+[[gnu::noinline]] int sweep_flat_send(const Group &g, int root, void *dest, const void *from, size_t m)
+{
+    if constexpr (port::has_pe_step) {
+        if (m != 0 && !whole_words(dest, from, m)) return sweep_flat_any(g, root, dest, from, m);
+        sweep_flat<decltype(at_root_nothing), true>(g, root, dest, from, m, at_root_nothing);
+        return 0;
+    }
+    return sweep_flat_any(g, root, dest, from, m);
 }
 
 // The flat sweep of a barrier, a broadcast or a reduction: the root's part out of line, so that the other ranks'
