@@ -226,14 +226,15 @@ inline void wait_notified(Done done)
 {
     wait_until(done);
 }
-// wait_notified for a PE that tells another it waits (arrive(), e.g. a flat sweep's arrival at its root) and is
-// woken only after that: here the arrival, then the same wait.
-// No stepping through the PEs' copies (has_pe_step): the core's flat sweeps use a table of remote addresses.
+// No stepping through the PEs' copies (has_pe_step): the core's flat sweeps use a table of remote addresses
+// (pe_step and waker_step are declared for the core's code and never called).
 inline constexpr bool has_pe_step = false;
 // Whether an int multiply is one cheap instruction (Group::world multiplies where it is): a hardware multiply.
 inline constexpr bool has_int_multiply = true;
 inline uintptr_t pe_step() { return 0; }
 inline Waker waker_step(Waker w, int, uintptr_t) { return w; }
+// wait_notified for a PE that tells another it waits (arrive(), e.g. a flat sweep's arrival at its root) and is
+// woken only after that: here the arrival, then the same wait.
 template <class Arrive, class Done>
 inline void wait_notified_after(Arrive arrive, Done done)
 {

@@ -89,17 +89,9 @@ inline bool whole_machine(int start, int stride, int size)
 extern Group team_groups[team_group_table ? max_teams : 1];
 void set_team_group(shmem_team_s *team);
 Group make_team_group(const shmem_team_s *team);
-template <bool Table>
-struct TeamGroupOf {
-    using type = const Group &;
-};
-template <>
-struct TeamGroupOf<false> {
-    using type = Group;
-};
-using TeamGroup = TeamGroupOf<team_group_table>::type;  // (no <type_traits> where the C++ library is bare)
+using TeamGroup = choose_t<team_group_table, const Group &, Group>;
 template <bool Table = team_group_table>
-inline typename TeamGroupOf<Table>::type team_group(const shmem_team_s *team)
+inline choose_t<Table, const Group &, Group> team_group(const shmem_team_s *team)
 {
     if constexpr (Table) {
         return *team->group[0];
@@ -142,15 +134,7 @@ using CombineMany = void (*)(void *acc, const void *const *in, int k, size_t byt
 // acc = op(own, in, in + step, ..., in + (k - 1) step) elementwise, k >= 1 (combine_run, below): a flat sweep's root
 // where the port's partitions step (port::has_pe_step), the other ranks' inputs a run step bytes apart.
 using CombineRun = void (*)(void *acc, const void *own, const void *in, uintptr_t step, int k, size_t bytes);
-template <bool Run>
-struct FlatCombineOf {
-    using type = CombineMany;
-};
-template <>
-struct FlatCombineOf<true> {
-    using type = CombineRun;
-};
-using FlatCombine = FlatCombineOf<port::has_pe_step>::type;  // a flat sweep root's combine on this port
+using FlatCombine = choose_t<port::has_pe_step, CombineRun, CombineMany>;  // a flat sweep root's combine here
 
 // What a sweep of the binomial tree carries (collectives.cpp). A reduction (combine set): dest, with source
 // copied into it first, goes up combined with the others, and the result comes down into dest; dest and
@@ -356,6 +340,14 @@ int reduce_large(const Group &g, void *dest, const void *source, size_t bytes, i
 int reduce_sweep(const Group &g, void *dest, const void *source, size_t bytes, int elem_shift, Combine combine,
                  FlatCombine many);
 
+// Where a flat reduction's root reads the other ranks' inputs: their sources where the source is in the symmetric
+// space (the specification's reductions ask for that; then the others copy nothing), else their dests, into which
+// each copied its source before it arrived. Every rank decides alike: the array is the same on all of them.
+[[gnu::always_inline]] inline bool read_their_source(const void *source, size_t bytes)
+{
+    return in_symmetric_space(source, bytes);
+}
+
 template <class T, class Op>
 inline int reduce(const Group &g, T *dest, const T *source, size_t nreduce, Op)
 {
@@ -367,7 +359,7 @@ inline int reduce(const Group &g, T *dest, const T *source, size_t nreduce, Op)
                                 &combine_many<T, Op>, flat_combine<T, Op>());
     if constexpr (flat_capable) {
         // a flat group's rank but the root's, whose source the root reads where it is: no Sweep to build
-        if (g.flat() && g.rank != 0 && in_symmetric_space(source, bytes)) return sweep_flat_leaf(g, 0);
+        if (g.flat() && g.rank != 0 && read_their_source(source, bytes)) return sweep_flat_leaf(g, 0);
         return reduce_sweep(g, dest, source, bytes, __builtin_ctz(sizeof(T)), &combine<T, Op>,
                             flat_combine<T, Op>());
     }

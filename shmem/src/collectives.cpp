@@ -362,14 +362,6 @@ template <class AtRoot, bool Words = false>
 }
 inline constexpr auto at_root_nothing = [](const auto &) {};
 
-// Where a reduction's root reads the other ranks' inputs: their sources where the source is symmetric (the
-// specification's reductions ask for that; then the others copy nothing), else their dests, into which each copied
-// its source before it arrived. Every rank decides alike: the array is the same on all of them.
-[[gnu::always_inline]] inline bool read_their_source(const void *source, size_t bytes)
-{
-    return in_symmetric_space(source, bytes);  // as reduce (coll.hpp) decides
-}
-
 // A reduction's root: dest = op(own, every other rank's input) in the order of each_other. With runs, a pass of
 // the port's combine_run for each (nine inputs a pass of combine_many took some 11 instructions a rank to list).
 [[gnu::always_inline]] inline void combine_others(const FlatRuns &o, void *dest, const void *own, const void *theirs,
@@ -399,9 +391,9 @@ inline constexpr auto at_root_nothing = [](const auto &) {};
 }
 
 // The root's part of a flat sweep with nothing to do before it sends (a barrier, a broadcast): its own function,
-// whose frame keeps few registers (a reduction's root keeps twelve). Returns 0, for the broadcasts' tail calls.
-// Where the data is whole words (or none: a barrier), its puts make no call, and neither does anything else: the
-// function needs no stack frame (it saved twelve registers). Any other data, sweep_flat_any.
+// apart from a reduction's root (which keeps twelve registers). Where the data is whole words (or none: a
+// barrier), it makes no call: its puts are put_run's word loops, and it saves eight registers. Any other data,
+// sweep_flat_any. Returns 0, for the broadcasts' tail calls.
 [[gnu::noinline]] static int sweep_flat_any(const Group &g, int root, void *dest, const void *from, size_t m)
 {
     sweep_flat(g, root, dest, from, m, at_root_nothing);
@@ -953,11 +945,18 @@ inline constexpr bool fast_entries = !checks && team_group_table;
     g = team->group[0];
     return true;
 }
-[[gnu::noinline]] int bcast_checked(shmem_team_t team, void *dest, const void *source, size_t nelems, int root,
-                                    size_t size, const char *routine)
+// Each checked path is written once (*_checked_inline) and called out of line where the entries have a fast path
+// (*_checked), inline where they have not.
+[[gnu::always_inline]] inline int bcast_checked_inline(shmem_team_t team, void *dest, const void *source,
+                                                       size_t nelems, int root, size_t size, const char *routine)
 {
     return bcast_team(routine, checked_team(routine, team, "nelems", int64_t(nelems), "PE_root", root), dest,
                       source, bytes_of(routine, "nelems", nelems, size), root);
+}
+[[gnu::noinline]] int bcast_checked(shmem_team_t team, void *dest, const void *source, size_t nelems, int root,
+                                    size_t size, const char *routine)
+{
+    return bcast_checked_inline(team, dest, source, nelems, root, size, routine);
 }
 [[gnu::always_inline]] inline int bcast_entry(const char *routine, shmem_team_t team, void *dest, const void *source,
                                               size_t nelems, size_t size, int root)
@@ -967,14 +966,18 @@ inline constexpr bool fast_entries = !checks && team_group_table;
     if (fast_team(team, nelems, size, bytes, g) && root >= 0 && root < g->size)  // check_root's test
         return bcast_team(routine, *g, dest, source, bytes, root);
     if constexpr (fast_entries) return bcast_checked(team, dest, source, nelems, root, size, routine);
-    return bcast_team(routine, checked_team(routine, team, "nelems", int64_t(nelems), "PE_root", root), dest,
-                      source, bytes_of(routine, "nelems", nelems, size), root);
+    return bcast_checked_inline(team, dest, source, nelems, root, size, routine);
+}
+[[gnu::always_inline]] inline int fcollect_checked_inline(shmem_team_t team, void *dest, const void *source,
+                                                          size_t nelems, size_t size, const char *routine)
+{
+    return fcollect(routine, checked_team(routine, team, "nelems", int64_t(nelems)), dest, source,
+                    bytes_of(routine, "nelems", nelems, size));
 }
 [[gnu::noinline]] int fcollect_checked(shmem_team_t team, void *dest, const void *source, size_t nelems, size_t size,
                                        const char *routine)
 {
-    return fcollect(routine, checked_team(routine, team, "nelems", int64_t(nelems)), dest, source,
-                    bytes_of(routine, "nelems", nelems, size));
+    return fcollect_checked_inline(team, dest, source, nelems, size, routine);
 }
 [[gnu::always_inline]] inline int fcollect_entry(const char *routine, shmem_team_t team, void *dest,
                                                  const void *source, size_t nelems, size_t size)
@@ -984,14 +987,19 @@ inline constexpr bool fast_entries = !checks && team_group_table;
     if (fast_team(team, nelems, size, bytes, g) && !__builtin_mul_overflow(bytes, size_t(g->size), &all))
         return fcollect(routine, *g, dest, source, bytes);
     if constexpr (fast_entries) return fcollect_checked(team, dest, source, nelems, size, routine);
-    return fcollect(routine, checked_team(routine, team, "nelems", int64_t(nelems)), dest, source,
-                    bytes_of(routine, "nelems", nelems, size));
+    return fcollect_checked_inline(team, dest, source, nelems, size, routine);
+}
+template <class T, class Op>
+[[gnu::always_inline]] inline int reduction_checked_inline(shmem_team_t team, T *dest, const T *source,
+                                                           size_t nreduce, const char *routine)
+{
+    return reduction(routine, checked_team(routine, team, "nreduce", int64_t(nreduce)), dest, source, nreduce, Op());
 }
 template <class T, class Op>
 [[gnu::noinline]] int reduction_checked(shmem_team_t team, T *dest, const T *source, size_t nreduce,
                                         const char *routine)
 {
-    return reduction(routine, checked_team(routine, team, "nreduce", int64_t(nreduce)), dest, source, nreduce, Op());
+    return reduction_checked_inline<T, Op>(team, dest, source, nreduce, routine);
 }
 template <class T, class Op>
 [[gnu::always_inline]] inline int reduction_entry(const char *routine, shmem_team_t team, T *dest, const T *source,
@@ -1001,7 +1009,7 @@ template <class T, class Op>
     const Group *g;
     if (fast_team(team, nreduce, sizeof(T), bytes, g)) return reduction(routine, *g, dest, source, nreduce, Op());
     if constexpr (fast_entries) return reduction_checked<T, Op>(team, dest, source, nreduce, routine);
-    return reduction(routine, checked_team(routine, team, "nreduce", int64_t(nreduce)), dest, source, nreduce, Op());
+    return reduction_checked_inline<T, Op>(team, dest, source, nreduce, routine);
 }
 
 template <class T>

@@ -53,6 +53,18 @@ inline constexpr bool checks = SHMEM_CHECKS != 0;
 #endif
 inline constexpr bool cheap_checks = checks || SHMEM_CHEAP_CHECKS != 0;
 
+// choose_t<B, T, F>: T where B is true, else F (std::conditional_t; no <type_traits> where the C++ library is bare).
+template <bool B, class T, class F>
+struct Choose {
+    using type = F;
+};
+template <class T, class F>
+struct Choose<true, T, F> {
+    using type = T;
+};
+template <bool B, class T, class F>
+using choose_t = typename Choose<B, T, F>::type;
+
 // Rounds of a logarithmic algorithm (the dissemination barrier, the collectives' trees) over up to
 // port::max_pes PEs: ceil(log2(max_pes)), at least 1.
 inline constexpr int max_rounds = port::max_pes > 1 ? 32 - __builtin_clz(uint32_t(port::max_pes - 1)) : 1;

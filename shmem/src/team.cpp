@@ -42,15 +42,7 @@ void (*release_next)();  // the release chained after this file's (internal.hpp,
 // share a slot: no PE is in two of them, so their flags never meet. The mask is a word of the machine where
 // the slots fit (a 64-bit mask is a pair of registers and library calls on a 32-bit core).
 static_assert(max_teams >= 2 && max_teams <= 64, "slot masks are 64 bits at most");
-template <bool Wide>
-struct MaskOf {
-    using type = uint32_t;
-};
-template <>
-struct MaskOf<true> {
-    using type = uint64_t;
-};
-using SlotMask = MaskOf<(max_teams > 32)>::type;
+using SlotMask = choose_t<(max_teams > 32), uint64_t, uint32_t>;
 constexpr SlotMask all_slots = max_teams == 8 * sizeof(SlotMask) ? ~SlotMask(0) : (SlotMask(1) << max_teams) - 1;
 SlotMask used_slots;
 SlotMask mask_in, mask_out;  // symmetric operands of that reduction
