@@ -37,6 +37,8 @@ inline constexpr bool flat_capable = !port::own_sweep && port::has_native_atomic
 inline constexpr int flat_max = 16;
 // An all-gather of a flat group is flat up to this many bytes of dest: rank 0 copies all of it to every rank.
 inline constexpr size_t flat_gather_bytes = 1024;
+// A reduction of this many bytes a rank or more takes reduce_large (below).
+inline constexpr size_t reduce_large_slice = 256;
 
 // Flag indices in a group's flag array (SHMEM_SYNC_SIZE longs).
 enum : int {
@@ -52,11 +54,27 @@ enum : int {
 inline constexpr int sweep_flags = flag_release + 1 + int(flat_capable);
 static_assert(flag_count <= SHMEM_SYNC_SIZE, "the flags fit in a pSync");
 
+// Where the port's partitions are equal and in PE order (port::has_pe_step), a group's ranks' copies of a symmetric
+// object, worked out once when the group is made: rank r's copy of x is at x + rank0 + r * step (modulo 2^64).
+// Working it out from the geometry at every arrival cost a flat sweep's rank some 9 instructions, these 3 (5 with
+// a root in a register). Empty elsewhere.
+// And, as one compare, whether a reduction is a flat group's sweep (reduce): fewer bytes than flat_reduce_below.
+struct RankSteps {
+    uintptr_t step;   // bytes from a rank's copy to the next rank's: stride * pe_step()
+    uintptr_t rank0;  // bytes from this PE's copy to rank 0's
+    size_t flat_reduce_below;  // flat: reduce_large_slice * size (no limit for one rank); else 0
+};
+struct NoRankSteps {  // (read only where port::has_pe_step, but compiled everywhere)
+    static constexpr uintptr_t step = 0, rank0 = 0;
+    static constexpr size_t flat_reduce_below = 0;
+};
+
 struct Group {
     int start, stride, size, rank;  // world PE of rank r: start + r * stride
     long *flags;                    // flag_count symmetric longs
     unsigned char *work;            // symmetric reduction work area
     size_t work_bytes;
+    [[no_unique_address]] choose_t<port::has_pe_step, RankSteps, NoRankSteps> steps;  // set by make_group
 
     // start + r * stride: a multiply where the port has a cheap one, else by shifts and adds: a multiply is a
     // floating-point-unit mode switch on Epiphany (some 40 bytes wherever it is written), and ranks are small. Most
@@ -74,7 +92,32 @@ struct Group {
             if (r & 1) w += s;
         return int(w);
     }
+    // Rank r's copy of the symmetric object at x (port::has_pe_step).
+    template <class T>
+    [[gnu::always_inline]] T *of_rank(T *x, int r) const
+    {
+        static_assert((port::has_pe_step && port::has_int_multiply) || sizeof(T *) == 0, "of_rank steps by a multiply");
+        return reinterpret_cast<T *>(reinterpret_cast<uintptr_t>(x) + steps.rank0 + uintptr_t(r) * steps.step);
+    }
 };
+template <bool Steps = port::has_pe_step>
+choose_t<Steps, RankSteps, NoRankSteps> rank_steps(int start, int stride, int size, long *flags)
+{
+    if constexpr (Steps) {
+        const bool flat = flat_capable && size <= flat_max;  // Group::flat
+        return RankSteps{uintptr_t(intptr_t(stride)) * port::pe_step(),
+                         reinterpret_cast<uintptr_t>(port::remote_ptr(flags, start)) - reinterpret_cast<uintptr_t>(flags),
+                         !flat ? 0 : size == 1 ? SIZE_MAX : reduce_large_slice * size_t(size)};
+    } else {
+        return {};
+    }
+}
+// A group, with its steps where the port has them.
+inline Group make_group(int start, int stride, int size, int rank, long *flags, unsigned char *work,
+                        size_t work_bytes)
+{
+    return Group{start, stride, size, rank, flags, work, work_bytes, rank_steps(start, stride, size, flags)};
+}
 
 // Can the port's hardware barrier serve a group (every PE of the run, in order)? Only asked where it is used.
 inline bool whole_machine(int start, int stride, int size)
@@ -152,6 +195,9 @@ void sweep_generic(const Group &g, int root, const Sweep &s);  // the binomial t
 void sweep_flat(const Group &g, int root, const Sweep &s, FlatCombine many);
 // A flat group's rank but the root's with nothing to copy first: arrive, wait for the root's message; returns 0.
 int sweep_flat_leaf(const Group &g, int root);
+int sweep_flat_leaf0(const Group &g);  // root 0
+// A flat reduction's root, where it reads the other ranks' sources (port::has_pe_step); returns 0.
+int reduce_flat_root(const Group &g, void *dest, const void *source, size_t bytes, CombineRun run);
 // A flat group's root where it has nothing to do before it sends (a barrier, a broadcast); returns 0.
 int sweep_flat_send(const Group &g, int root, void *dest, const void *from, size_t m);
 // The port's own where it has one (own_sweep: Epiphany's, in assembly; collectives.cpp checks its layout).
@@ -178,7 +224,7 @@ inline void group_barrier(const Group &g)
         if (g.rank == 0) {
             sweep_flat_send(g, 0, nullptr, nullptr, 0);
         } else {
-            sweep_flat_leaf(g, 0);
+            sweep_flat_leaf0(g);
         }
     } else {
         tree_barrier(g);
@@ -328,8 +374,8 @@ constexpr FlatCombine flat_combine()
 // it into rank 0's dest, then the result goes down from rank 0 as a broadcast; a barrier of the group and the
 // broadcast's sweep (collectives.cpp). Taken from reduce_large_slice bytes a rank, where it does less work than the
 // sweep's combines (at 16 PEs, 4 KiB: 45,982 instructions of the machine; 73,576 with the tree), and only for a
-// symmetric source, which the other ranks read (a sweep reads a rank's source only where it is).
-inline constexpr size_t reduce_large_slice = 256;
+// symmetric source, which the other ranks read (a sweep reads a rank's source only where it is). reduce_large_slice
+// is defined above Group, which works out from it where a flat group's reductions end.
 void reduce_scatter_gather(const Group &g, void *dest, const void *source, size_t bytes, int elem_shift,
                            CombineMany combine);
 // A reduction of reduce_large_slice bytes a rank or more: reduce_scatter_gather for a symmetric source, else the
@@ -353,13 +399,20 @@ inline int reduce(const Group &g, T *dest, const T *source, size_t nreduce, Op)
 {
     static_assert((sizeof(T) & (sizeof(T) - 1)) == 0, "element sizes are powers of two");
     const size_t bytes = nreduce * sizeof(T);
+    if constexpr (port::has_pe_step) {  // the flat sweep's test below, as one compare
+        if (bytes < g.steps.flat_reduce_below && read_their_source(source, bytes)) {
+            if (g.rank != 0) return sweep_flat_leaf0(g);
+            return reduce_flat_root(g, dest, source, bytes, &combine_run<T, Op>);
+        }
+    }
     if constexpr (!port::own_sweep)
         if (bytes / reduce_large_slice >= size_t(g.size) && g.size > 1)
             return reduce_large(g, dest, source, bytes, __builtin_ctz(sizeof(T)), &combine<T, Op>,
                                 &combine_many<T, Op>, flat_combine<T, Op>());
     if constexpr (flat_capable) {
         // a flat group's rank but the root's, whose source the root reads where it is: no Sweep to build
-        if (g.flat() && g.rank != 0 && read_their_source(source, bytes)) return sweep_flat_leaf(g, 0);
+        if (!port::has_pe_step && g.flat() && g.rank != 0 && read_their_source(source, bytes))
+            return sweep_flat_leaf0(g);
         return reduce_sweep(g, dest, source, bytes, __builtin_ctz(sizeof(T)), &combine<T, Op>,
                             flat_combine<T, Op>());
     }

@@ -30,7 +30,7 @@ Group team_groups[team_group_table ? max_teams : 1];
 Group make_team_group(const shmem_team_s *t)
 {
     TeamScratch &s = team_scratch[t->slot];
-    return Group{t->start, t->stride, t->size, t->my_pe, s.flags, s.work, sizeof s.work};
+    return make_group(t->start, t->stride, t->size, t->my_pe, s.flags, s.work, sizeof s.work);
 }
 
 void set_team_group(shmem_team_s *t)
@@ -198,15 +198,25 @@ static_assert(sweep_layout_matches<port::SweepLayout>(), "port::SweepLayout matc
 [[gnu::always_inline]] inline void flat_arrive_wait(const Group &g, int root)
 {
     const int n = g.size;
-    const int pe = g.world(root);
-    long *const count = port::remote_ptr(&g.flags[flag_arrive], pe);
-    const port::Waker waker = port::waker(pe);
     long *const f = &g.flags[flag_release];
-    port::wait_notified_after(
-        [count, n, waker] {
-            if (__atomic_fetch_add(count, 1L, __ATOMIC_RELEASE) == n - 2) port::notify_waiter(waker);
-        },
-        flag_raised(f));
+    if constexpr (port::has_pe_step) {  // the root's waker only where this rank is the last to arrive
+        long *const count = g.of_rank(&g.flags[flag_arrive], root);
+        port::wait_notified_after(
+            [count, n, &g, root] {
+                if (__atomic_fetch_add(count, 1L, __ATOMIC_RELEASE) == n - 2)
+                    port::notify_waiter(port::waker(g.world(root)));
+            },
+            flag_raised(f));
+    } else {
+        const int pe = g.world(root);
+        long *const count = port::remote_ptr(&g.flags[flag_arrive], pe);
+        const port::Waker waker = port::waker(pe);
+        port::wait_notified_after(
+            [count, n, waker] {
+                if (__atomic_fetch_add(count, 1L, __ATOMIC_RELEASE) == n - 2) port::notify_waiter(waker);
+            },
+            flag_raised(f));
+    }
     lower_flag(f);
 }
 
@@ -303,43 +313,59 @@ template <bool Words = false>
     for (int k = 0; k < ranks; ++k, to += m, from += from_step) get_small(to, from, m);
 }
 
-// The root's part: wait for every rank's arrival and lower the count, at_root(others) (a reduction's combines, an
-// all-gather's gather), then the data to every rank, one release fence, and every flag and wake-up.
+// The root's part: wait for every rank's arrival and lower the count (flat_wait_arrivals), at_root(others) (a
+// reduction's combines, an all-gather's gather), then the data to every rank, one release fence, and every flag
+// and wake-up (flat_send).
 // Words: the caller knows that m is 0 or dest, from and m whole words (put_run's fast case): no copy loop's call.
+[[gnu::always_inline]] inline void flat_wait_arrivals(const Group &g)
+{
+    const int n = g.size;
+    long *const count = &g.flags[flag_arrive];
+    port::wait_notified([count, n] { return __atomic_load_n(count, fenced_load) == n - 1; });
+    __atomic_thread_fence(__ATOMIC_ACQUIRE);
+    __atomic_store_n(count, 0L, __ATOMIC_RELAXED);
+}
+// The two runs of the other ranks (has_pe_step): root + 1 .. n - 1, then 0 .. root - 1.
+[[gnu::always_inline]] inline FlatRuns flat_runs(const Group &g, int root)
+{
+    const uintptr_t step = g.steps.step, d1 = g.steps.rank0, d0 = d1 + uintptr_t(root + 1) * step;
+    return FlatRuns{step, {d0, d1}, {root + 1, 0}, {g.size - 1 - root, root}};
+}
+template <bool Words = false>
+[[gnu::always_inline]] inline void flat_send_runs(const Group &g, int root, void *dest, const void *from, size_t m)
+{
+    // locals, none in memory: the stores below may alias g or a struct, and GCC would load it again
+    const int stride = g.stride, pe0 = g.world(root + 1), pe1 = g.start;
+    const FlatRuns o = flat_runs(g, root);
+    long *const flags = g.flags;
+    const uintptr_t step = o.step, d0 = o.disp[0], d1 = o.disp[1];
+    const int ranks0 = o.ranks[0], ranks1 = o.ranks[1];
+    if (m != 0) {
+        put_run<Words>(static_cast<unsigned char *>(dest) + d0, step, ranks0, from, m);
+        put_run<Words>(static_cast<unsigned char *>(dest) + d1, step, ranks1, from, m);
+    }
+    __atomic_thread_fence(__ATOMIC_RELEASE);
+    const uintptr_t flag = reinterpret_cast<uintptr_t>(&flags[flag_release]);
+    const auto release = [stride, step](uintptr_t f, port::Waker waker, int ranks) {
+        for (const uintptr_t end = f + uintptr_t(ranks) * step; f != end; f += step) {
+            __atomic_store_n(reinterpret_cast<long *>(f), 1L, fenced_store);
+            port::notify_waiter(waker);
+            waker = port::waker_step(waker, stride, step);
+        }
+    };
+    release(flag + d0, port::waker(pe0), ranks0);
+    release(flag + d1, port::waker(pe1), ranks1);
+}
 template <class AtRoot, bool Words = false>
 [[gnu::always_inline]] inline void sweep_flat(const Group &g, int root, void *dest, const void *from, size_t m,
                                               AtRoot at_root)
 {
     const int n = g.size;
     if (g.rank != root) return flat_arrive_wait(g, root);
-    long *const count = &g.flags[flag_arrive];
-    port::wait_notified([count, n] { return __atomic_load_n(count, fenced_load) == n - 1; });
-    __atomic_thread_fence(__ATOMIC_ACQUIRE);
-    __atomic_store_n(count, 0L, __ATOMIC_RELAXED);
+    flat_wait_arrivals(g);
     if constexpr (port::has_pe_step) {
-        // locals, none in memory: the stores below may alias g or a struct, and GCC would load it again
-        const int stride = g.stride, pe0 = g.world(root + 1), pe1 = g.start, ranks0 = n - 1 - root, ranks1 = root;
-        long *const flags = g.flags;
-        const auto disp = [flags](int p) {
-            return reinterpret_cast<uintptr_t>(port::remote_ptr(flags, p)) - reinterpret_cast<uintptr_t>(flags);
-        };
-        const uintptr_t step = uintptr_t(intptr_t(stride)) * port::pe_step(), d0 = disp(pe0), d1 = disp(pe1);
-        at_root(FlatRuns{step, {d0, d1}, {root + 1, 0}, {ranks0, ranks1}});
-        if (m != 0) {
-            put_run<Words>(static_cast<unsigned char *>(dest) + d0, step, ranks0, from, m);
-            put_run<Words>(static_cast<unsigned char *>(dest) + d1, step, ranks1, from, m);
-        }
-        __atomic_thread_fence(__ATOMIC_RELEASE);
-        const uintptr_t flag = reinterpret_cast<uintptr_t>(&flags[flag_release]);
-        const auto release = [stride, step](uintptr_t f, port::Waker waker, int ranks) {
-            for (const uintptr_t end = f + uintptr_t(ranks) * step; f != end; f += step) {
-                __atomic_store_n(reinterpret_cast<long *>(f), 1L, fenced_store);
-                port::notify_waiter(waker);
-                waker = port::waker_step(waker, stride, step);
-            }
-        };
-        release(flag + d0, port::waker(pe0), ranks0);
-        release(flag + d1, port::waker(pe1), ranks1);
+        at_root(flat_runs(g, root));
+        flat_send_runs<Words>(g, root, dest, from, m);
     } else {
         FlatTarget t[flat_max];
         for (int i = 1, r = root + 1; i < n; ++i, ++r) {
@@ -430,10 +456,41 @@ inline constexpr auto at_root_nothing = [](const auto &) {};
 
 // A rank but the root's in a flat group where it has nothing to copy first (a barrier, a broadcast, a reduction
 // whose root reads its source): no Sweep to build, and its callers only tail-call (returns 0 for the team
-// broadcasts' and reductions' int).
+// broadcasts' and reductions' int). Rank 0 the root (barriers, reductions): its arrival count's address is a load
+// and an add (Group::steps).
 [[gnu::noinline]] int sweep_flat_leaf(const Group &g, int root)
 {
     flat_arrive_wait(g, root);
+    return 0;
+}
+[[gnu::noinline]] int sweep_flat_leaf0(const Group &g)
+{
+    flat_arrive_wait(g, 0);
+    return 0;
+}
+
+// The root of a flat reduction whose other ranks' sources it reads where they are (has_pe_step): the arrivals,
+// one pass of the combine over the run of the others' sources, then the result to every rank. Its own function,
+// out of the sweep's: it keeps three registers across its one call (the sweep's root kept twelve), and sends by a
+// tail call.
+[[gnu::noinline]] static int flat_send_any(const Group &g, void *dest, size_t m)
+{
+    flat_send_runs(g, 0, dest, dest, m);
+    return 0;
+}
+[[gnu::noinline]] int reduce_flat_root(const Group &g, void *dest, const void *source, size_t bytes, CombineRun run)
+{
+    if constexpr (port::has_pe_step) {
+        flat_wait_arrivals(g);
+        if (g.size > 1) {
+            run(dest, source, static_cast<const unsigned char *>(source) + g.steps.rank0 + g.steps.step, g.steps.step,
+                g.size - 1, bytes);
+        } else {
+            copy_local(dest, source, bytes);
+        }
+        if (bytes != 0 && !whole_words(dest, dest, bytes)) return flat_send_any(g, dest, bytes);
+        flat_send_runs<true>(g, 0, dest, dest, bytes);
+    }
     return 0;
 }
 
@@ -758,8 +815,8 @@ Group active_set(const char *routine, int start, int log_stride, int size, long 
         check_symmetric(routine, "pSync", pSync, size_t(sync_words) * sizeof(long));
         if (pWrk != nullptr) check_symmetric(routine, "pWrk", pWrk, wrk_bytes);
     }
-    return Group{start, 1 << log_stride, size, (me - start) >> log_stride, pSync, static_cast<unsigned char *>(pWrk),
-                 wrk_bytes};
+    return make_group(start, 1 << log_stride, size, (me - start) >> log_stride, pSync,
+                      static_cast<unsigned char *>(pWrk), wrk_bytes);
 }
 
 // With checks, the deprecated active-set collectives compare their arguments with the set's first PE too, in
