@@ -199,24 +199,18 @@ static_assert(sweep_layout_matches<port::SweepLayout>(), "port::SweepLayout matc
 {
     const int n = g.size;
     long *const f = &g.flags[flag_release];
-    if constexpr (port::has_pe_step) {  // the root's waker only where this rank is the last to arrive
-        long *const count = g.of_rank(&g.flags[flag_arrive], root);
-        port::wait_notified_after(
-            [count, n, &g, root] {
-                if (__atomic_fetch_add(count, 1L, __ATOMIC_RELEASE) == n - 2)
-                    port::notify_waiter(port::waker(g.world(root)));
-            },
-            flag_raised(f));
+    long *count;  // the root's arrival count: by the group's steps where it has them
+    if constexpr (port::has_pe_step) {
+        count = g.of_rank(&g.flags[flag_arrive], root);
     } else {
-        const int pe = g.world(root);
-        long *const count = port::remote_ptr(&g.flags[flag_arrive], pe);
-        const port::Waker waker = port::waker(pe);
-        port::wait_notified_after(
-            [count, n, waker] {
-                if (__atomic_fetch_add(count, 1L, __ATOMIC_RELEASE) == n - 2) port::notify_waiter(waker);
-            },
-            flag_raised(f));
+        count = port::remote_ptr(&g.flags[flag_arrive], g.world(root));
     }
+    port::wait_notified_after(
+        [count, n, &g, root] {  // the root's waker worked out only by the last rank to arrive
+            if (__atomic_fetch_add(count, 1L, __ATOMIC_RELEASE) == n - 2)
+                port::notify_waiter(port::waker(g.world(root)));
+        },
+        flag_raised(f));
     lower_flag(f);
 }
 
@@ -482,12 +476,7 @@ inline constexpr auto at_root_nothing = [](const auto &) {};
 {
     if constexpr (port::has_pe_step) {
         flat_wait_arrivals(g);
-        if (g.size > 1) {
-            run(dest, source, static_cast<const unsigned char *>(source) + g.steps.rank0 + g.steps.step, g.steps.step,
-                g.size - 1, bytes);
-        } else {
-            copy_local(dest, source, bytes);
-        }
+        combine_others(flat_runs(g, 0), dest, source, source, bytes, run);
         if (bytes != 0 && !whole_words(dest, dest, bytes)) return flat_send_any(g, dest, bytes);
         flat_send_runs<true>(g, 0, dest, dest, bytes);
     }
