@@ -31,6 +31,10 @@ void print_placement(FILE* to, const Target& t, const Image& img, const Layout& 
     for (const PeSlot& pe : lay.pes)
         std::fprintf(to, "pe %u: partition %s boot-block %s image %s bytes %zu\n", pe.pe, hex(pe.base).c_str(),
                      hex(pe.boot_block).c_str(), hex(pe.image).c_str(), img.flat.size());
+    if (lay.shared != 0)
+        std::fprintf(to, "shared code: %s (every PE runs the image at %s), page tables at %s, %zu bytes\n",
+                     hex(lay.shared).c_str(), hex(run_address(lay, 0)).c_str(), hex(lay.tables).c_str(),
+                     lay.table_bytes.size());
     std::fprintf(to, "device tree: within [%s, %s)\n", hex(lay.fdt_low).c_str(), hex(lay.fdt_high).c_str());
 }
 
@@ -50,7 +54,7 @@ void refuse_emulator_options(const Cli& cli, const Target& t) {
 // What --gdb prints before QEMU starts: how to attach gdb to the PE's hart, with the symbols where its copy is.
 void print_gdb_help(const Cli& cli, const Layout& lay, unsigned port) {
     const unsigned pe = *cli.gdb_pe;
-    const std::string address = hex(lay.pes.at(pe).image);
+    const std::string address = hex(run_address(lay, pe));
     std::error_code ec;
     std::string program = std::filesystem::absolute(cli.program, ec).lexically_normal().string();
     if (ec) program = cli.program;
@@ -159,6 +163,7 @@ int run(const std::vector<std::string>& args) {
     if (cli.partition_size && *cli.partition_size == 0) throw Failure("--partition-size must not be 0");
     req.argv = argv;
     req.env = env;
+    req.own_copies = cli.gdb_pe.has_value();
 
     const Image img = load_image(cli.program, *target);
     const Layout lay = target->place(*target, img, req);

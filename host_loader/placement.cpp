@@ -9,7 +9,8 @@
 namespace oshrun {
 
 std::vector<uint8_t> make_virt_boot_block(unsigned pe, unsigned npes, unsigned log2_partition,
-                                          const std::vector<std::string>& argv, const std::vector<std::string>& env) {
+                                          const std::vector<std::string>& argv, const std::vector<std::string>& env,
+                                          uint64_t ram_base, uint64_t phys_base) {
     shmem_boot_block b;
     std::memset(&b, 0, sizeof b);
     b.magic = SHMEM_BOOT_MAGIC;
@@ -17,7 +18,8 @@ std::vector<uint8_t> make_virt_boot_block(unsigned pe, unsigned npes, unsigned l
     b.pe = pe;
     b.npes = npes;
     b.log2_partition = log2_partition;
-    b.ram_base = SHMEM_RAM_BASE;
+    b.ram_base = ram_base;
+    b.phys_base = phys_base;
     if (argv.size() > size_t(SHMEM_MAX_ARGS))
         throw Failure("too many program arguments: " + std::to_string(argv.size()) + " strings with argv[0], at most " +
                       std::to_string(SHMEM_MAX_ARGS) + " fit in the boot block");
@@ -25,6 +27,38 @@ std::vector<uint8_t> make_virt_boot_block(unsigned pe, unsigned npes, unsigned l
     std::vector<uint8_t> bytes(sizeof b);
     std::memcpy(bytes.data(), &b, sizeof b);
     return bytes;
+}
+
+uint64_t virt_table_pages(unsigned npes, uint64_t partition) {
+    if (partition % GiB == 0) return 1;
+    return 2 + (uint64_t(npes) * partition + GiB - 1) / GiB;  // the root, and an L1 table per GiB the window meets
+}
+
+std::vector<uint64_t> make_virt_page_tables(uint64_t root, uint64_t shared, unsigned pe, unsigned npes,
+                                            uint64_t partition, uint64_t ram_base) {
+    if (partition % kVirtMegapage != 0 || shared % partition != 0 || ram_base % kVirtMegapage != 0)
+        throw Failure("page tables: partition " + size_text(partition) + " or address " + hex(shared) +
+                      " not aligned to 2 MiB");
+    constexpr uint64_t leaf = SHMEM_PTE_V | SHMEM_PTE_RW | SHMEM_PTE_AD;  // data only: the code is fetched physically
+    const auto pte = [](uint64_t pa, uint64_t flags) { return (pa >> 12) << 10 | flags; };
+    std::vector<uint64_t> words(virt_table_pages(npes, partition) * 512, 0);
+    words[0] = pte(0, leaf);  // GiB 0: the devices, where they are
+    const uint64_t lo = shared - uint64_t(pe) * partition, hi = lo + uint64_t(npes) * partition;  // the window
+    if (hi > (uint64_t(1) << 38)) throw Failure("page tables: window end " + hex(hi) + " beyond Sv39's 256 GiB");
+    if (partition % GiB == 0) {
+        for (uint64_t va = lo; va < hi; va += GiB) words[va >> 30] = pte(va - lo + ram_base, leaf);
+        return words;
+    }
+    size_t next = 1;  // the next free page: an L1 table per GiB the window meets
+    for (uint64_t slot = lo >> 30; slot <= (hi - 1) >> 30; ++slot) {
+        const size_t table = next++;
+        words[slot] = pte(root + table * 4096, SHMEM_PTE_V);
+        for (uint64_t e = 0; e < 512; ++e) {
+            const uint64_t va = slot << 30 | e << 21;
+            if (va >= lo && va < hi) words[table * 512 + e] = pte(va - lo + ram_base, leaf);
+        }
+    }
+    return words;
 }
 
 namespace {
@@ -106,27 +140,43 @@ Layout place_virt(const Target& t, const Image& img, const PlaceRequest& req) {
                               size_text(img.stack_size) + " of stack";
 
     uint64_t partition = choose_partition(t, path, req, fixed, needs, MiB);
+    // The shared code (crt/virt-rv64/boot_block.h) needs partitions of whole 2 MiB pages: its first page, its copy
+    // of the image (with room for .bss: it is not cleared, but nothing else may go there) and every hart's tables.
+    // Where those do not fit in the RAM allowed, each PE runs its own copy.
+    const auto shared_bytes = [&](uint64_t part) -> uint64_t {
+        if (req.own_copies || part % kVirtMegapage != 0) return 0;
+        const uint64_t bytes =
+            image_end + req.npes * (virt_table_pages(req.npes, part) * 4 * KiB + SHMEM_BOOT_BLOCK_SIZE);
+        return req.npes * part + bytes > kVirtRamLimit ? 0 : bytes;
+    };
 
     // QEMU does not notice when its device tree overlaps a -device loader file (different address spaces): the
     // later writer silently wins. Keep the tree off every boot block and image; a larger partition moves it into
     // some partition's heap or stack, whose initial contents do not matter.
-    uint64_t ram, fdt_hi;
+    uint64_t ram, fdt_hi, shared_used;
     for (;;) {
-        ram = ram_size_for(req.npes * partition);
+        shared_used = shared_bytes(partition);
+        ram = ram_size_for(req.npes * partition + shared_used);
         fdt_hi = std::min(SHMEM_RAM_BASE + ram, kVirtFdtWindowLimit);
-        const long victim = fdt_victim(fdt_hi - kVirtFdtAlign, fdt_hi, req.npes, partition, loaded);
-        if (victim < 0) break;
+        const uint64_t fdt_lo = fdt_hi - kVirtFdtAlign, shared = SHMEM_RAM_BASE + req.npes * partition;
+        // Under the shared code the loader writes nothing into the partitions (each hart copies its part).
+        const long victim = shared_used != 0 ? -1 : fdt_victim(fdt_lo, fdt_hi, req.npes, partition, loaded);
+        const bool over_shared = shared_used != 0 && fdt_lo < shared + shared_used && shared < fdt_hi;
+        if (victim < 0 && !over_shared) break;
         if (req.partition_size || partition >= t.max_partition)
             throw Failure("partition size " + size_text(partition) + " on " + std::to_string(req.npes) +
-                          " PEs puts QEMU's device tree " + hex(fdt_hi - kVirtFdtAlign) + ".." + hex(fdt_hi) +
-                          " over PE " + std::to_string(victim) + "'s boot block or image; use a partition of at least " +
+                          " PEs puts QEMU's device tree " + hex(fdt_lo) + ".." + hex(fdt_hi) + " over " +
+                          (victim >= 0 ? "PE " + std::to_string(victim) + "'s boot block or image"
+                                       : std::string("the shared code or its page tables")) +
+                          "; use a partition of at least " +
                           size_text(std::max(4 * MiB, next_power_of_two(loaded + kVirtFdtAlign))));
         partition *= 2;
     }
-    if (req.npes * partition > kVirtRamLimit)
+    if (req.npes * partition + shared_used > kVirtRamLimit)
         throw Failure(std::to_string(req.npes) + " PEs x " + size_text(partition) + " partitions = " +
-                      size_text(req.npes * partition) + " do not fit in the " + size_text(kVirtRamLimit) +
-                      " of RAM " + t.name + " allows");
+                      size_text(req.npes * partition) +
+                      (shared_used != 0 ? " and " + size_text(shared_used) + " of shared code and page tables" : "") +
+                      " do not fit in the " + size_text(kVirtRamLimit) + " of RAM " + t.name + " allows");
 
     Layout lay;
     lay.npes = req.npes;
@@ -138,10 +188,39 @@ Layout place_virt(const Target& t, const Image& img, const PlaceRequest& req) {
     lay.heap_room = partition - fixed;
     lay.fdt_low = fdt_hi - kVirtFdtAlign;
     lay.fdt_high = fdt_hi;
+    if (shared_used != 0) {
+        lay.shared = SHMEM_RAM_BASE + req.npes * partition;
+        lay.tables = lay.shared + image_end;
+        const uint64_t stride = virt_table_pages(req.npes, partition) * 4 * KiB;
+        shmem_shared_block head;
+        std::memset(&head, 0, sizeof head);
+        head.magic = SHMEM_SHARED_MAGIC;
+        head.tables = lay.tables;
+        head.table_stride = stride;
+        head.npes = req.npes;
+        head.log2_partition = lay.log2_partition;
+        head.ram_base = SHMEM_RAM_BASE;
+        head.boot_blocks = lay.boot_blocks_at = lay.tables + req.npes * stride;
+        head.image_bytes = align_up(img.flat.size(), 8);
+        lay.shared_block.assign(t.image_offset, 0);
+        std::memcpy(lay.shared_block.data(), &head, sizeof head);
+        lay.table_bytes.reserve(req.npes * stride);
+        for (unsigned k = 0; k < req.npes; ++k) {
+            const std::vector<uint64_t> words =
+                make_virt_page_tables(lay.tables + k * stride, lay.shared, k, req.npes, partition, SHMEM_RAM_BASE);
+            const size_t at = lay.table_bytes.size();
+            lay.table_bytes.resize(at + stride);
+            std::memcpy(lay.table_bytes.data() + at, words.data(), stride);  // little-endian host and guest
+        }
+    }
     for (unsigned k = 0; k < req.npes; ++k) {
         const uint64_t base = SHMEM_RAM_BASE + uint64_t(k) * partition;
         lay.pes.push_back({k, base, base, base + t.image_offset});
-        lay.boot_blocks.push_back(make_virt_boot_block(k, req.npes, lay.log2_partition, req.argv, req.env));
+        // Under the shared code a PE sees its own partition at the shared copy's address, PE 0's that many
+        // partitions below.
+        const uint64_t seen = lay.shared != 0 ? lay.shared - uint64_t(k) * partition : SHMEM_RAM_BASE;
+        lay.boot_blocks.push_back(make_virt_boot_block(k, req.npes, lay.log2_partition, req.argv, req.env, seen,
+                                                       lay.shared != 0 ? base : 0));
     }
     return lay;
 }

@@ -1,6 +1,8 @@
 // Placement on QEMU virt (RISC-V 64): partition size, one partition per PE, boot blocks, RAM size.
 #pragma once
 
+#include <boot_block.h>
+
 #include <cstring>
 #include <string>
 #include <vector>
@@ -75,6 +77,17 @@ void put_boot_strings(BootBlock& b, const std::vector<std::string>& argv, const 
 // how many bytes each part needs and what the boot block holds).
 std::vector<uint8_t> make_virt_boot_block(unsigned pe, unsigned npes, unsigned log2_partition,
                                           const std::vector<std::string>& argv,
-                                          const std::vector<std::string>& env = {});
+                                          const std::vector<std::string>& env = {},
+                                          uint64_t ram_base = SHMEM_RAM_BASE, uint64_t phys_base = 0);
+
+// The shared code's page tables (crt/virt-rv64/boot_block.h). Pages of them per hart: a root, and where the
+// partition size is not a multiple of 1 GiB an L1 table for every GiB that the window of all partitions can meet.
+constexpr uint64_t kVirtMegapage = 2 * 1024 * 1024;
+uint64_t virt_table_pages(unsigned npes, uint64_t partition);
+// Hart `pe`'s tables, to be loaded at physical `root` (the root first, virt_table_pages of them): GiB 0 (the
+// devices) at itself, and the npes partitions from ram_base at the virtual addresses that put PE pe's at `shared`,
+// PE k's (k - pe) partitions away; read and write, not execute, accessed and dirty. Nothing else is mapped.
+std::vector<uint64_t> make_virt_page_tables(uint64_t root, uint64_t shared, unsigned pe, unsigned npes,
+                                            uint64_t partition, uint64_t ram_base);
 
 }  // namespace oshrun

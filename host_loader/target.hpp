@@ -25,6 +25,9 @@ struct PlaceRequest {
     uint64_t partition_size = 0;     // forced partition size, 0 = compute it
     std::vector<std::string> argv;   // argv[0] is the program path as given, then the program's arguments
     std::vector<std::string> env;    // the PEs' environment, "NAME=VALUE" strings
+    // virt-rv64: every PE runs its own copy of the image, never the shared code (for gdb, whose reads through
+    // QEMU's gdb server do not see the shared code's data translation: it would show the shared copy's data).
+    bool own_copies = false;
 };
 
 struct PeSlot {
@@ -42,7 +45,17 @@ struct Layout {
     uint64_t fdt_low = 0, fdt_high = 0;  // the emulator's device tree lies somewhere in [fdt_low, fdt_high)
     std::vector<PeSlot> pes;
     std::vector<std::vector<uint8_t>> boot_blocks;  // one per PE
+    // virt-rv64's shared code (crt/virt-rv64/boot_block.h), where shared != 0: the copy of the image that every
+    // hart runs at shared + image offset, its first page (shared_block), the harts' page tables at `tables` and the
+    // boot blocks, one after the other, at boot_blocks_at (the harts copy theirs and the image themselves).
+    uint64_t shared = 0, tables = 0, boot_blocks_at = 0;
+    std::vector<uint8_t> shared_block, table_bytes;
 };
+// Where PE `pe` runs its image (its first byte): the shared copy, or the PE's own.
+inline uint64_t run_address(const Layout& lay, unsigned pe) {
+    const PeSlot& slot = lay.pes.at(pe);
+    return lay.shared != 0 ? lay.shared + (slot.image - slot.base) : slot.image;
+}
 
 struct EmulatorOptions {
     std::string emulator;             // binary to run

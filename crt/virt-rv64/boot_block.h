@@ -11,6 +11,19 @@
  *   ...     .data, .bss, then the symmetric heap up to the stack
  *   top     the stack (stack_size bytes, read from the image's __stack_size symbol), growing down
  *
+ * Shared code (the loader's choice, for partitions of 2 MiB and more): one more copy of the image, after the last
+ * partition at S = ram_base + (npes << log2_partition), is the code that every hart runs; its first page is a
+ * struct shmem_shared_block (not a boot block), and after its image come the harts' Sv39 page tables and every
+ * PE's boot block. A hart that finds the shared block there copies its boot block and the image into its own
+ * partition (the loader writes no file per PE: QEMU's cost per loader device and the host's per file grew faster
+ * than the PE count), then turns on translation for its loads and stores only (mstatus.MPRV, MPP = S; its
+ * instruction fetches stay physical): its virtual S is its own partition, and S + (k - pe) << log2_partition is
+ * PE k's, so the machine looks to each PE as it did with a copy each (own partition at the image's own address,
+ * the others at the same displacements), and the boot block's ram_base is that hart's virtual address of PE 0's
+ * partition. QEMU then translates the code once for all harts, where it translated every hart's copy (and
+ * protected every page of it from writes, a walk of every hart's TLB), and the harts share the host's caches.
+ * Without a shared block at S each hart runs the copy in its own partition, untranslated, as before.
+ *
  * Plain C so that the C++ host loader and the target startup code share it byte for byte.
  */
 #ifndef SHMEM_VIRT_RV64_BOOT_BLOCK_H
@@ -18,7 +31,7 @@
 
 
 #define SHMEM_BOOT_MAGIC 0x3142424d4d485353 /* "SSHMMBB1" little-endian */
-#define SHMEM_BOOT_VERSION 2
+#define SHMEM_BOOT_VERSION 3
 #define SHMEM_BOOT_BLOCK_SIZE 0x1000 /* the boot block and its strings fit in this */
 #define SHMEM_IMAGE_OFFSET 0x1000     /* where the image (linked at 0) starts in its partition */
 #define SHMEM_RAM_BASE 0x80000000
@@ -28,6 +41,12 @@
 #define SHMEM_STACK_GUARD 0x10000
 /* The smallest __stack_size oshrun accepts: the startup code's own frame (argv, the environment) takes ~1 KiB. */
 #define SHMEM_MIN_STACK 0x1000
+#define SHMEM_SHARED_MAGIC 0x3143444f43485353 /* "SSHCODC1" little-endian: the shared code's first page */
+#define SHMEM_SATP_SV39 (8ull << 60)
+/* Page-table entry bits (Sv39) */
+#define SHMEM_PTE_V 0x01
+#define SHMEM_PTE_RW 0x06
+#define SHMEM_PTE_AD 0xc0
 
 #ifndef __ASSEMBLER__
 #include <stdint.h>
@@ -45,8 +64,20 @@ struct shmem_boot_block {
     uint32_t envc;           /* number of environment strings ("NAME=VALUE") in args[], after the argv strings */
     uint32_t env_len;        /* bytes they use, from args + args_len */
     uint32_t reserved0;      /* 0 */
-    uint64_t reserved1;      /* 0 */
+    uint64_t phys_base;      /* this partition's physical address (the PMP stack guard is physical); version 3 */
     char args[SHMEM_BOOT_BLOCK_SIZE - 64]; /* argv strings, then environment strings, each terminated by NUL */
+};
+
+/* The first page of the shared code (see above), read before translation is on. */
+struct shmem_shared_block {
+    uint64_t magic;          /* SHMEM_SHARED_MAGIC */
+    uint64_t tables;         /* physical address of hart 0's root page table */
+    uint64_t table_stride;   /* bytes from one hart's root page table to the next's */
+    uint32_t npes;           /* harts that have tables: 0 .. npes-1 */
+    uint32_t log2_partition; /* as in the boot blocks */
+    uint64_t ram_base;       /* physical address of PE 0's partition */
+    uint64_t boot_blocks;    /* physical address of PE 0's boot block; PE k's is k * SHMEM_BOOT_BLOCK_SIZE after */
+    uint64_t image_bytes;    /* the image's loaded bytes rounded up to 8: what each hart copies into its partition */
 };
 
 #ifdef __cplusplus

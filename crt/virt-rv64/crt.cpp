@@ -104,8 +104,9 @@ void shmem_crt_flush(char stream) { flush_line(stream == SHMEM_CONSOLE_STDERR ? 
 
 void shmem_crt_start(struct shmem_boot_block *boot)
 {
-    // Version 1 is version 2 without the environment (its envc and env_len were reserved, 0).
-    if (boot->version != SHMEM_BOOT_VERSION && boot->version != 1) {
+    // Version 1 is version 2 without the environment (its envc and env_len were reserved, 0); version 2 is 3
+    // without phys_base (reserved, 0: the partition is where it looks).
+    if (boot->version < 1 || boot->version > SHMEM_BOOT_VERSION) {
         uint64_t hart;
         __asm__ volatile("csrr %0, mhartid" : "=r"(hart));
         Message().s("libshmem: hart ").u(hart).s(": boot block version ").u(boot->version)
@@ -128,7 +129,6 @@ void shmem_crt_start(struct shmem_boot_block *boot)
     g.base = reinterpret_cast<uintptr_t>(boot);
     g.heap_lo = reinterpret_cast<uintptr_t>(__end);
     g.barrier_word = reinterpret_cast<uint64_t *>((reinterpret_cast<uintptr_t>(&port::barrier_word) & g.mask) + g.ram_base);
-    g.msip_me = port::clint::msip(g.pe);
     // Symbols are reached pc-relatively, so every symbol's runtime address carries the image's displacement,
     // the absolute __stack_size too: the difference of two symbols is the link-time value.
     const uintptr_t stack_size = reinterpret_cast<uintptr_t>(__stack_size) - reinterpret_cast<uintptr_t>(__image_start);
@@ -138,13 +138,17 @@ void shmem_crt_start(struct shmem_boot_block *boot)
     g.guard_hi = g.stack_lo & ~uintptr_t(SHMEM_STACK_GUARD - 1);
     g.guard_lo = g.guard_hi - SHMEM_STACK_GUARD;
     g.heap_hi = g.guard_lo;
-    const uintptr_t napot = (g.guard_lo >> 2) | (SHMEM_STACK_GUARD / 8 - 1);
+    // PMP compares physical addresses: under the shared code (boot_block.h) the partition is elsewhere than it
+    // looks, by a multiple of 2 MiB.
+    const uintptr_t phys_guard_lo = boot->phys_base != 0 ? g.guard_lo - g.base + boot->phys_base : g.guard_lo;
+    const uintptr_t napot = (phys_guard_lo >> 2) | (SHMEM_STACK_GUARD / 8 - 1);
     __asm__ volatile("csrw pmpaddr0, %0" ::"r"(napot));
     __asm__ volatile("csrw pmpcfg0, %0" ::"r"(uintptr_t(0x98)));  // L | A=NAPOT, no R/W/X
 
-    // Sleep/wake sources: software interrupt (msip) and timer. Only mie, never mstatus.MIE (see the port).
+    // Sleep/wake sources: the supervisor software interrupt (SSIP, raised through the ACLINT's SSWI) and the
+    // machine timer. Only mie, never mstatus.MIE (see the port).
     *port::clint::mtimecmp(g.pe) = ~uint64_t(0);
-    __asm__ volatile("csrs mie, %0" ::"r"((1u << 3) | (1u << 7)));
+    __asm__ volatile("csrs mie, %0" ::"r"((1u << 1) | (1u << 7)));
 
     // Startup rendezvous. Until every PE has cleared its own .bss, no PE may touch another's memory: PE 0's
     // barrier counter or console lock could be zeroed under a PE that already used them. The one word known

@@ -59,7 +59,7 @@ void sleep_until(uint64_t deadline)
 {
     const int me = port::my_pe();
     while (ticks() < deadline) {
-        *port::clint::msip(me) = 0;
+        port::clear_wake();
         *port::clint::mtimecmp(me) = deadline;
         __asm__ volatile("wfi" ::: "memory");
     }

@@ -394,9 +394,10 @@ TEST_F(Oshrun, DryRun) {
     ASSERT_EQ(oshrun("--dry-run -np 3 " + image + " a b"), 0) << err;
     EXPECT_HAS(out, "pe 0: partition 0x80000000 boot-block 0x80000000 image 0x80001000 bytes 8200");
     EXPECT_HAS(out, "pe 2: partition 0x88000000 boot-block 0x88000000 image 0x88001000 bytes 8200");
-    EXPECT_HAS(out, "qemu-system-riscv64 -machine virt,memory-backend=shmem.ram -bios none -smp 3 -m 194M "
-                   "-object memory-backend-memfd,id=shmem.ram,size=194M");
-    EXPECT_HAS(out, "addr=0x88001000,force-raw=on,cpu-num=2");
+    EXPECT_HAS(out, "shared code: 0x8c000000 (every PE runs the image at 0x8c001000), page tables at 0x8c006000");
+    EXPECT_HAS(out, "qemu-system-riscv64 -machine virt,aclint=on,memory-backend=shmem.ram,dtb=");
+    EXPECT_HAS(out, "/machine.dtb -bios none -smp 3 -m 196M -object memory-backend-memfd,id=shmem.ram,size=196M");
+    EXPECT_HAS(out, "-device loader,addr=0x8c001000,cpu-num=2");
     EXPECT_FALSE(std::filesystem::exists(dir.path() + "/args"));
 }
 
@@ -408,8 +409,10 @@ TEST_F(Oshrun, PassesExitStatusAndCleansUp) {
     EXPECT_HAS(args, "-smp\n2\n");
     EXPECT_HAS(args, "-icount\nshift=0,sleep=off\n");
     // The files the emulator was given, and the directory gone afterwards.
-    const std::string boot1 = slurp(dir.path() + "/copy-boot1.bin");
-    ASSERT_EQ(boot1.size(), 4096u);
+    // The shared code: every PE's boot block in one file, which PE k copies from (crt/virt-rv64/start.S).
+    const std::string boots = slurp(dir.path() + "/copy-boot.bin");
+    ASSERT_EQ(boots.size(), 2 * 4096u);
+    const std::string boot1 = boots.substr(4096);
     EXPECT_EQ(boot1.substr(0, 8), "SSHMMBB1");
     EXPECT_HAS(boot1.substr(64), image + std::string(1, '\0') + "x" + std::string(1, '\0') + "y");
     EXPECT_EQ(slurp(dir.path() + "/copy-image.bin").size(), 0x2008u);
@@ -485,7 +488,7 @@ TEST_F(Oshrun, EnvironmentInTheBootBlock) {
     const std::string qemu = fake_qemu(shell_printf(exit_record(0, 0)));
     ASSERT_EQ(oshrun("-x ZED=last -x EXTRA=1 --qemu " + qemu + " " + image + " arg", "SHMEM_DEBUG=1 SHMEM_FOO=bar"), 0)
         << err;
-    const std::string boot = slurp(dir.path() + "/copy-boot0.bin");
+    const std::string boot = slurp(dir.path() + "/copy-boot.bin");
     ASSERT_EQ(boot.size(), 4096u);
     const std::string strings = image + '\0' + "arg" + '\0' + "EXTRA=1" + '\0' + "SHMEM_DEBUG=1" + '\0' +
                                 "SHMEM_FOO=bar" + '\0' + "ZED=last" + '\0';

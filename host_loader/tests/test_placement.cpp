@@ -33,6 +33,7 @@ Image image(uint64_t memory, uint64_t loaded, uint64_t stack = 64 * KiB) {
 
 PlaceRequest request(unsigned npes, uint64_t symmetric = MiB, uint64_t partition = 0) {
     PlaceRequest r;
+    r.own_copies = true;  // each PE its own copy, as with --gdb; SharedCode tests the other way
     r.npes = npes;
     r.symmetric_size = symmetric;
     r.partition_size = partition;
@@ -187,9 +188,11 @@ TEST(Placement, BootBlocks) {
     EXPECT_EQ(std::memcmp("SSHMMBB1", lay.boot_blocks[0].data(), 8), 0);  // the magic, little-endian
 }
 
-TEST(Placement, BootBlockVersion2Layout) {
-    // The contract with crt/virt-rv64 (version 2): where each field is, byte for byte.
-    EXPECT_EQ(SHMEM_BOOT_VERSION, 2);
+TEST(Placement, BootBlockVersion3Layout) {
+    // The contract with crt/virt-rv64 (version 3): where each field is, byte for byte.
+    EXPECT_EQ(SHMEM_BOOT_VERSION, 3);
+    EXPECT_EQ(offsetof(shmem_boot_block, ram_base), 24u);
+    EXPECT_EQ(offsetof(shmem_boot_block, phys_base), 56u);
     EXPECT_EQ(offsetof(shmem_boot_block, argc), 32u);
     EXPECT_EQ(offsetof(shmem_boot_block, args_len), 36u);
     EXPECT_EQ(offsetof(shmem_boot_block, started), 40u);
@@ -208,7 +211,7 @@ TEST(Placement, BootBlocksWithEnvironment) {
     for (unsigned k = 0; k < 2; ++k) {
         const std::vector<uint8_t>& bytes = lay.boot_blocks[k];
         const shmem_boot_block b = boot_block(bytes);
-        EXPECT_EQ(b.version, 2u);
+        EXPECT_EQ(b.version, 3u);
         EXPECT_EQ(b.argc, 2u);
         EXPECT_EQ(b.args_len, 8u);  // "p.elf\0a\0"
         EXPECT_EQ(b.envc, 3u);
@@ -356,7 +359,8 @@ TEST(QemuCommand, ThreePes) {
     EmulatorOptions opt{"/opt/qemu/bin/qemu-system-riscv64", false, {}};
     std::vector<std::string> cmd = virt_command(lay, opt, "/tmp/d");
     const std::vector<std::string> head = {"/opt/qemu/bin/qemu-system-riscv64", "-machine",
-                                           "virt,memory-backend=shmem.ram", "-bios", "none", "-smp", "3", "-m", "6M",
+                                           "virt,aclint=on,memory-backend=shmem.ram,dtb=/tmp/d/machine.dtb", "-bios", "none",
+                                           "-smp", "3", "-m", "6M",
                                            "-object", "memory-backend-memfd,id=shmem.ram,size=6M", "-display", "none",
                                            "-monitor", "none", "-serial", "stdio"};
     ASSERT_GE(cmd.size(), head.size());
@@ -408,3 +412,139 @@ TEST(QemuCommand, FilesWritten) {
 }
 
 }  // namespace
+
+// ---- the shared code (crt/virt-rv64/boot_block.h) ------------------------------------------------------------
+
+namespace {
+
+PlaceRequest shared_request(unsigned npes, uint64_t symmetric = MiB) {
+    PlaceRequest r = request(npes, symmetric);
+    r.own_copies = false;
+    return r;
+}
+
+// What hart `pe`'s tables (loaded at `root`) map virtual address va to: a physical address, or ~0 (unmapped).
+uint64_t translate(const std::vector<uint64_t>& words, uint64_t root, uint64_t va) {
+    const auto leaf_pa = [](uint64_t pte, uint64_t va_bits, uint64_t mask) {
+        EXPECT_EQ(pte & 0xff, uint64_t(SHMEM_PTE_V | SHMEM_PTE_RW | SHMEM_PTE_AD)) << std::hex << pte;
+        return ((pte >> 10) << 12 & ~mask) | (va_bits & mask);
+    };
+    const uint64_t top = words.at(va >> 30 & 511);
+    if (!(top & SHMEM_PTE_V)) return ~uint64_t(0);
+    if (top & SHMEM_PTE_RW) return leaf_pa(top, va, GiB - 1);
+    const uint64_t table = ((top >> 10) << 12) - root;  // a pointer: into this hart's own pages
+    EXPECT_EQ(table % 4096, 0u);
+    const uint64_t mid = words.at(table / 8 + (va >> 21 & 511));
+    if (!(mid & SHMEM_PTE_V)) return ~uint64_t(0);
+    return leaf_pa(mid, va, kVirtMegapage - 1);
+}
+
+}  // namespace
+
+TEST(SharedCode, PageTablesPutEveryPartitionWhereThePeExpectsIt) {
+    // 5 PEs x 4 MiB partitions, shared code after them: PE k sees its own partition at `shared`, PE j's at
+    // shared + (j - k) * 4 MiB, the devices at themselves; nothing else.
+    const uint64_t part = 4 * MiB, shared = SHMEM_RAM_BASE + 5 * part, root = shared + 0x100000;
+    for (unsigned k = 0; k < 5; ++k) {
+        const std::vector<uint64_t> w = make_virt_page_tables(root, shared, k, 5, part, SHMEM_RAM_BASE);
+        EXPECT_EQ(w.size(), virt_table_pages(5, part) * 512);
+        for (unsigned j = 0; j < 5; ++j) {
+            const uint64_t va = shared + (uint64_t(j) - k) * part;
+            EXPECT_EQ(translate(w, root, va), SHMEM_RAM_BASE + j * part) << k << " " << j;
+            EXPECT_EQ(translate(w, root, va + part - 8), SHMEM_RAM_BASE + j * part + part - 8) << k << " " << j;
+        }
+        EXPECT_EQ(translate(w, root, shared - (k + 1) * part), ~uint64_t(0)) << k;  // below PE 0's
+        EXPECT_EQ(translate(w, root, shared + (5 - k) * part), ~uint64_t(0)) << k;  // above PE 4's
+        EXPECT_EQ(translate(w, root, 0x2f00004), 0x2f00004u);                      // the SSWI
+        EXPECT_EQ(translate(w, root, 0x10000000), 0x10000000u);                    // the UART
+        EXPECT_EQ(translate(w, root, GiB + 4096), ~uint64_t(0));                   // PCIe: not mapped
+    }
+}
+
+TEST(SharedCode, PageTablesAcrossGigabytesAndGigapages) {
+    // 512 PEs x 4 MiB: a window of 2 GiB, crossing GiB boundaries at odd places for most harts.
+    const uint64_t part = 4 * MiB, shared = SHMEM_RAM_BASE + 512 * part, root = 0x200000000;
+    for (unsigned k : {0u, 1u, 255u, 256u, 511u}) {
+        const std::vector<uint64_t> w = make_virt_page_tables(root, shared, k, 512, part, SHMEM_RAM_BASE);
+        for (unsigned j : {0u, 1u, 127u, 128u, 300u, 511u})
+            EXPECT_EQ(translate(w, root, shared + (uint64_t(j) - k) * part + 12345),
+                      SHMEM_RAM_BASE + j * part + 12345) << k << " " << j;
+    }
+    // Partitions of 1 GiB: gigapages in the root, one page of tables.
+    EXPECT_EQ(virt_table_pages(4, GiB), 1u);
+    const std::vector<uint64_t> w = make_virt_page_tables(root, SHMEM_RAM_BASE + 4 * GiB, 2, 4, GiB, SHMEM_RAM_BASE);
+    EXPECT_EQ(w.size(), 512u);
+    EXPECT_EQ(translate(w, root, SHMEM_RAM_BASE + 4 * GiB - 2 * GiB + 5), SHMEM_RAM_BASE + 5);
+    EXPECT_EQ(translate(w, root, SHMEM_RAM_BASE + 4 * GiB + GiB + 5), SHMEM_RAM_BASE + 3 * GiB + 5);
+    // Not 2 MiB pages: refused (the placement never asks).
+    EXPECT_THROW(make_virt_page_tables(root, SHMEM_RAM_BASE + 3 * MiB, 0, 3, MiB, SHMEM_RAM_BASE), Failure);
+}
+
+TEST(SharedCode, Layout) {
+    // 3 PEs of 2 MiB: the shared copy after PE 2's partition, its tables after its image and .bss, the boot
+    // blocks after them; the boot blocks tell each PE where PE 0's partition looks to be, and where its own is.
+    Layout lay = place(image(0x3000, 0x2000), shared_request(3));
+    ASSERT_EQ(lay.partition_size, 2 * MiB);
+    EXPECT_EQ(lay.shared, SHMEM_RAM_BASE + 6 * MiB);
+    EXPECT_EQ(lay.tables, lay.shared + 0x4000);  // boot-block page + 0x3000 of image, page aligned
+    const uint64_t stride = virt_table_pages(3, 2 * MiB) * 4096;
+    EXPECT_EQ(lay.table_bytes.size(), 3 * stride);
+    EXPECT_EQ(lay.boot_blocks_at, lay.tables + 3 * stride);
+    EXPECT_EQ(run_address(lay, 2), lay.shared + 0x1000);
+    shmem_shared_block head;
+    ASSERT_EQ(lay.shared_block.size(), 4096u);
+    std::memcpy(&head, lay.shared_block.data(), sizeof head);
+    EXPECT_EQ(head.magic, SHMEM_SHARED_MAGIC);
+    EXPECT_EQ(head.tables, lay.tables);
+    EXPECT_EQ(head.table_stride, stride);
+    EXPECT_EQ(head.npes, 3u);
+    EXPECT_EQ(head.log2_partition, 21u);
+    EXPECT_EQ(head.ram_base, SHMEM_RAM_BASE);
+    EXPECT_EQ(head.boot_blocks, lay.boot_blocks_at);
+    EXPECT_EQ(head.image_bytes, 0x2000u);
+    for (unsigned k = 0; k < 3; ++k) {
+        const shmem_boot_block b = boot_block(lay.boot_blocks[k]);
+        EXPECT_EQ(b.ram_base, lay.shared - k * 2 * MiB);
+        EXPECT_EQ(b.phys_base, SHMEM_RAM_BASE + k * 2 * MiB);
+        std::vector<uint64_t> w(stride / 8);
+        std::memcpy(w.data(), lay.table_bytes.data() + k * stride, stride);
+        EXPECT_EQ(translate(w, lay.tables + k * stride, b.ram_base + 2 * 2 * MiB + 64), SHMEM_RAM_BASE + 4 * MiB + 64);
+    }
+    EXPECT_LE(lay.boot_blocks_at + 3 * 4096, SHMEM_RAM_BASE + lay.ram_size);
+    // 1 MiB partitions, or --gdb: a copy each.
+    EXPECT_EQ(place(image(0x3000, 0x2000), shared_request(3, 0)).shared, 0u);
+    EXPECT_EQ(place(image(0x3000, 0x2000), request(3, MiB)).shared, 0u);
+}
+
+TEST(SharedCode, QemuCommand) {
+    const Layout lay = place(image(0x3000, 0x2000), shared_request(2, MiB));
+    ASSERT_NE(lay.shared, 0u);
+    const EmulatorOptions opt{"qemu", false, {}};
+    const std::vector<std::string> cmd = virt_command(lay, opt, "/tmp/d");
+    EXPECT_EQ(cmd[2], "virt,aclint=on,memory-backend=shmem.ram,dtb=/tmp/d/machine.dtb");
+    const auto at = std::find(cmd.begin(), cmd.end(), "-device");
+    const std::vector<std::string> devices(at, cmd.end());
+    const std::vector<std::string> expected = {
+        "-device", "loader,file=/tmp/d/shared.bin,addr=" + hex(lay.shared) + ",force-raw=on",
+        "-device", "loader,file=/tmp/d/image.bin,addr=" + hex(lay.shared + 0x1000) + ",force-raw=on",
+        "-device", "loader,file=/tmp/d/tables.bin,addr=" + hex(lay.tables) + ",force-raw=on",
+        "-device", "loader,file=/tmp/d/boot.bin,addr=" + hex(lay.boot_blocks_at) + ",force-raw=on",
+        "-device", "loader,addr=" + hex(lay.shared + 0x1000) + ",cpu-num=0",
+        "-device", "loader,addr=" + hex(lay.shared + 0x1000) + ",cpu-num=1"};
+    EXPECT_EQ(devices, expected);
+}
+
+TEST(SharedCode, MinimalDeviceTree) {
+    const std::vector<uint8_t> b = minimal_device_tree();
+    const auto word = [&b](size_t at) {
+        return uint32_t(b.at(at)) << 24 | uint32_t(b.at(at + 1)) << 16 | uint32_t(b.at(at + 2)) << 8 | b.at(at + 3);
+    };
+    EXPECT_EQ(word(0), 0xd00dfeedu);       // magic
+    EXPECT_EQ(word(4), b.size());          // totalsize
+    EXPECT_EQ(word(20), 17u);              // version
+    EXPECT_EQ(word(word(8)), 1u);          // the structure block starts with the root node
+    EXPECT_EQ(word(word(8) + 8), 1u);      // then /chosen
+    EXPECT_EQ(std::string(reinterpret_cast<const char*>(b.data()) + word(8) + 12), "chosen");
+    EXPECT_EQ(word(b.size() - 4), 9u);     // FDT_END
+    EXPECT_EQ(word(8) + word(36), b.size());  // the structure block's size
+}

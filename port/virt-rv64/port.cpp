@@ -97,10 +97,10 @@ void console_release_if_mine()
 // PE 0's partition, generation << 32 | PEs arrived, with one AMO that also tells it the generation, and sleeps;
 // the last to arrive writes the next generation with the count 0 and raises every PE's software interrupt.
 //
-// The sleep is the barrier's own: clear msip, fence, arrive, wfi; no `sleeping` word and no backstop timer.
-//  - msip is cleared before the arrival, and the last arriver raises it only after every PE (this one too) has
+// The sleep is the barrier's own: clear SSIP, fence, arrive, wfi; no `sleeping` word and no backstop timer.
+//  - SSIP is cleared before the arrival, and the last arriver raises it only after every PE (this one too) has
 //    arrived: so the first wfi needs no check before it (it falls through if the wake-up came already).
-//  - A wfi that returns for anything else finds the generation unchanged, clears msip, fences, checks again and
+//  - A wfi that returns for anything else finds the generation unchanged, clears SSIP, fences, checks again and
 //    sleeps again: the usual protocol from then on.
 //  - Writers read `sleeping` to decide whether to wake a PE; nothing a put or an AMO writes can end this wait, so
 //    a PE asleep here is not woken by every put and atomic into its memory.
@@ -109,9 +109,8 @@ void console_release_if_mine()
 void hw_barrier()
 {
     const uint32_t n = uint32_t(geo().npes);
-    volatile uint32_t *const mine = geo().msip_me;
     uint64_t *const word = geo().barrier_word;
-    *mine = 0;
+    clear_wake();
     fence();
     uint64_t old;
     // .aq: the last arriver's wake-up and everything after the barrier come after every PE's arrival.
@@ -119,8 +118,8 @@ void hw_barrier()
     if (uint32_t(old) == n - 1) {
         *reinterpret_cast<volatile uint64_t *>(word) = (old | 0xffffffffu) + 1;  // the next generation, none arrived
         fence();  // the generation before the wake-ups (device stores)
-        // Every PE's msip, this one's too (cleared again below): four stores an iteration, no compare per PE.
-        volatile uint32_t *p = clint::msip(0);
+        // Every PE's SSIP, this one's too (cleared again below): four stores an iteration, no compare per PE.
+        volatile uint32_t *p = clint::setssip(0);
         volatile uint32_t *const end = p + n;
         for (; end - p >= 4; p += 4) {
             p[0] = 1;
@@ -129,7 +128,7 @@ void hw_barrier()
             p[3] = 1;
         }
         for (; p != end; ++p) *p = 1;
-        *mine = 0;
+        clear_wake();
         return;
     }
     const uint32_t gen = uint32_t(old >> 32);
@@ -137,7 +136,7 @@ void hw_barrier()
     for (;;) {
         __asm__ volatile("wfi" ::: "memory");
         if (*generation != gen) break;
-        *mine = 0;
+        clear_wake();
         fence();
         if (*generation != gen) break;
     }

@@ -1,13 +1,13 @@
 // The virt-rv64 port: QEMU's RISC-V `virt` machine, one hart per PE, RAM cut into power-of-two partitions.
 //
-// Hardware facts this file relies on (QEMU 7.2, `-machine virt`, default SiFive CLINT, one socket):
-//  - CLINT: msip[hart] at 0x2000000 + 4*hart (write 1 = software interrupt pending), mtimecmp[hart] at
-//    0x2004000 + 8*hart, mtime at 0x200bff8, 10 MHz.
+// Hardware facts this file relies on (QEMU 7.2, `-machine virt,aclint=on`, one socket):
+//  - ACLINT MTIMER where the SiFive CLINT has it: mtimecmp[hart] at 0x2004000 + 8*hart, mtime at 0x200bff8,
+//    10 MHz. ACLINT SSWI: SETSSIP[hart] at 0x2f00000 + 4*hart (write 1 = mip.SSIP of that hart).
 //  - SiFive test device at 0x100000: 0x5555 ends QEMU with status 0, (code << 16) | 0x3333 with `code`.
 //  - NS16550 UART at 0x10000000.
 //  - Goldfish RTC at 0x101000: TIME_LOW (+0) then TIME_HIGH (+4) is the host's wall clock in ns since the epoch
 //    (reading TIME_LOW latches TIME_HIGH).
-//  - `wfi` returns when (mip & mie) != 0 even with mstatus.MIE = 0, so a hart can sleep on msip/mtip without
+//  - `wfi` returns when (mip & mie) != 0 even with mstatus.MIE = 0, so a hart can sleep on SSIP/MTIP without
 //    ever taking an interrupt: no handler, no saved context, no race with the code that armed it.
 // All of the partitioned address space is ordinary coherent RAM: a remote store is a store.
 #pragma once
@@ -50,7 +50,6 @@ struct Geometry {
     uintptr_t guard_hi;
     uintptr_t stack_lo;  // the stack: [stack_lo, partition end)
     uint64_t *barrier_word;   // PE 0's `barrier_word`, the WAND-style barrier's (port.cpp)
-    volatile uint32_t *msip_me;  // this PE's msip (clint::msip(pe))
     uint32_t log2;       // log2(partition size)
     int pe;
     int npes;
@@ -113,7 +112,7 @@ inline constexpr bool has_copy_inline = true;
     return true;
 }
 
-// Orders memory and device accesses (the msip stores that wake other harts are device accesses).
+// Orders memory and device accesses (the SETSSIP stores that wake other harts are device accesses).
 inline void fence() { __asm__ volatile("fence iorw, iorw" ::: "memory"); }
 // Puts are complete when the store retires (no DMA, no write buffers beyond what `fence` drains).
 inline void quiet() { fence(); }
@@ -134,18 +133,26 @@ inline uint64_t cycles()
 
 // ---- sleeping and waking --------------------------------------------------------------------------------
 //
-// A waiting PE never spins (DESIGN §4): it sleeps in `wfi` until its msip bit is raised or a backstop timer
-// fires. The protocol that makes a wake-up impossible to lose:
-//   waiter:  sleeping = 1; fence; loop { msip[me] = 0; fence; if (done()) break; arm timer; wfi }; sleeping = 0
-//   writer:  store the data; fence; if (sleeping on the target) msip[target] = 1
+// A waiting PE never spins (DESIGN §4): it sleeps in `wfi` until its software interrupt is raised or a backstop
+// timer fires. The protocol that makes a wake-up impossible to lose:
+//   waiter:  sleeping = 1; fence; loop { clear SSIP; fence; if (done()) break; arm timer; wfi }; sleeping = 0
+//   writer:  store the data; fence; if (sleeping on the target) raise the target's SSIP
 // If the waiter's check misses the data, the data store is ordered after the check, so the writer's read of
-// `sleeping` comes after `sleeping = 1` and it raises msip after the waiter cleared it: wfi falls through.
+// `sleeping` comes after `sleeping = 1` and it raises SSIP after the waiter cleared it: wfi falls through.
 // The timer backstop (1 ms of mtime) covers writers outside the library, e.g. plain stores through shmem_ptr.
+//
+// The software interrupt is the supervisor one (mip.SSIP), raised through the ACLINT's SSWI device (oshrun runs
+// QEMU's virt with aclint=on) and cleared by the hart itself with a CSR instruction: mip.SSIP is writable from
+// machine mode. With the machine-mode one (CLINT msip) the clear was a device store too, and QEMU 7.2 pays for
+// every device store of a hart in a TB with a retranslation round trip and a walk of its CPU list to the hart:
+// at 512 PEs that was a quarter of a barrier's host time. Nothing takes the interrupt (mstatus.MIE = 0, and
+// interrupts are never delegated): it only ends a wfi, through mie.SSIE.
 
 namespace clint {
-inline volatile uint32_t *msip(int hart)
+// A store of 1 raises the hart's mip.SSIP (the ACLINT SSWI's SETSSIP register; a store of 0 does nothing).
+inline volatile uint32_t *setssip(int hart)
 {
-    return reinterpret_cast<volatile uint32_t *>(uintptr_t(0x2000000) + 4 * uintptr_t(hart));
+    return reinterpret_cast<volatile uint32_t *>(uintptr_t(0x2f00000) + 4 * uintptr_t(hart));
 }
 inline volatile uint64_t *mtimecmp(int hart)
 {
@@ -166,7 +173,9 @@ inline uint64_t rtc_ns()
 }
 
 // Raise PE `pe`'s software interrupt unconditionally.
-inline void wake(int pe) { *clint::msip(pe) = 1; }
+inline void wake(int pe) { *clint::setssip(pe) = 1; }
+// Lower this PE's own software interrupt (mip.SSIP), so that the next wfi waits.
+[[gnu::always_inline]] inline void clear_wake() { __asm__ volatile("csrci mip, 2" ::: "memory"); }
 
 // The stack guard of a port without memory protection (Epiphany: a guard word) is checked at every barrier of the
 // whole run; here the stack's guard is a PMP region (crt/virt-rv64), which traps at once: nothing to check.
@@ -180,15 +189,15 @@ inline constexpr bool user_writes_notify = true;
 // testing pe != me (notify_self_harmless), which saves the test on every remote put and AMO.
 inline constexpr bool notify_self_harmless = true;
 
-// A wake-up worked out in advance: the target's `sleeping` word and its msip. Worked out before the store
+// A wake-up worked out in advance: the target's `sleeping` word and its SETSSIP register. Worked out before the store
 // (or the AMO) it follows: the fence (the AMO) after it makes the compiler load the geometry again, and here the
 // address is the remote address's own displacement (pe - me) << log2, added to &geo().sleeping, which is tp plus
 // a constant: one add, and the offset goes into the load.
 struct Waker {
     const uint32_t *sleeping;
-    volatile uint32_t *msip;  // the target's msip: the wake-up itself is one store
+    volatile uint32_t *ssip;  // the target's SETSSIP: the wake-up itself is one store
 };
-[[gnu::always_inline]] inline Waker waker(int pe) { return {remote_ptr(&geo().sleeping, pe), clint::msip(pe)}; }
+[[gnu::always_inline]] inline Waker waker(int pe) { return {remote_ptr(&geo().sleeping, pe), clint::setssip(pe)}; }
 // The partitions are equal and in PE order (has_pe_step): PE pe + k's copy of a symmetric object is k * pe_step()
 // bytes after PE pe's (modulo 2^64), and its wake-up is waker_step(PE pe's, k, those bytes).
 inline constexpr bool has_pe_step = true;
@@ -197,7 +206,7 @@ inline constexpr bool has_int_multiply = true;
 inline uintptr_t pe_step() { return uintptr_t(1) << geo().log2; }
 [[gnu::always_inline]] inline Waker waker_step(Waker w, int k, uintptr_t bytes)
 {
-    return {reinterpret_cast<const uint32_t *>(reinterpret_cast<uintptr_t>(w.sleeping) + bytes), w.msip + k};
+    return {reinterpret_cast<const uint32_t *>(reinterpret_cast<uintptr_t>(w.sleeping) + bytes), w.ssip + k};
 }
 
 // After the library wrote into a PE's memory (a store): fence, then wake it if it sleeps. Always inline: it is on
@@ -205,7 +214,7 @@ inline uintptr_t pe_step() { return uintptr_t(1) << geo().log2; }
 [[gnu::always_inline]] inline void notify(Waker w)
 {
     fence();
-    if (__atomic_load_n(w.sleeping, __ATOMIC_RELAXED) != 0) *w.msip = 1;
+    if (__atomic_load_n(w.sleeping, __ATOMIC_RELAXED) != 0) *w.ssip = 1;
 }
 [[gnu::always_inline]] inline void notify(int pe) { notify(waker(pe)); }
 
@@ -213,17 +222,17 @@ inline uintptr_t pe_step() { return uintptr_t(1) << geo().log2; }
 // is ordered before an AMO with .aq, its store included), so the read of `sleeping` already comes after the write.
 [[gnu::always_inline]] inline void notify_after_rmw(Waker w)
 {
-    if (__atomic_load_n(w.sleeping, __ATOMIC_RELAXED) != 0) *w.msip = 1;
+    if (__atomic_load_n(w.sleeping, __ATOMIC_RELAXED) != 0) *w.ssip = 1;
 }
 [[gnu::always_inline]] inline void notify_after_rmw(int pe) { notify_after_rmw(waker(pe)); }
 
-// The writer's side of wait_notified: after the store that ends the wait, fence and raise the PE's msip whether
+// The writer's side of wait_notified: after the store that ends the wait, fence and raise the PE's SSIP whether
 // it sleeps or not. Its wait keeps no `sleeping` word, and a stray wake-up only ends a wfi early: one store where
 // notify reads `sleeping` and branches, and the waiter saves three stores and a load per wait.
 [[gnu::always_inline]] inline void notify_waiter(Waker w)
 {
     fence();
-    *w.msip = 1;
+    *w.ssip = 1;
 }
 
 // Sleep until done() is true. done() reads memory that another PE writes and then notifies us about.
@@ -235,12 +244,11 @@ template <class Done>
 inline void wait_until(Done done)
 {
     if (done()) return;
-    volatile uint32_t *const mine = geo().msip_me;
     // A wait may nest (done() may itself wait, e.g. for a TESTSET lock): restore the outer wait's flag.
     const uint32_t outer = my_sleeping();
     my_sleeping() = 1;
     for (;;) {
-        *mine = 0;
+        clear_wake();
         fence();
         if (done()) break;
         *clint::mtimecmp(geo().pe) = *clint::mtime() + clint::backstop_ticks;
@@ -252,20 +260,19 @@ inline void wait_until(Done done)
 // A wait whose every writer wakes it after its write with notify_waiter (the library's collective flags, the
 // dissemination barrier's rounds): no backstop timer, which only writers outside the library need (arming it cost
 // every sleep an mtime read and an mtimecmp store, disarming another store, and QEMU a timer insert), and no
-// `sleeping` word, since its writers raise msip whatever it does. msip is cleared before each look at done() that
-// a wfi follows: a writer's store is seen by that look, or its msip comes after the clear and ends the wfi.
-// After a wake-up it looks first, and clears msip and fences only if it must sleep again: most wake-ups are the
-// writer's, whose store is there by then. A look that misses only costs a round; msip left raised when it returns
-// costs nothing, since every wait clears msip before it sleeps.
+// `sleeping` word, since its writers raise SSIP whatever it does. SSIP is cleared before each look at done() that
+// a wfi follows: a writer's store is seen by that look, or its SSIP comes after the clear and ends the wfi.
+// After a wake-up it looks first, and clears SSIP and fences only if it must sleep again: most wake-ups are the
+// writer's, whose store is there by then. A look that misses only costs a round; SSIP left raised when it returns
+// costs nothing, since every wait clears SSIP before it sleeps.
 // Always inline: it is a few instructions, and GCC outlined it where a file has several (a call and a stack frame
 // in every barrier round and collective message).
 template <class Done>
 [[gnu::always_inline]] inline void wait_notified(Done done)
 {
     if (done()) return;
-    volatile uint32_t *const mine = geo().msip_me;
     for (;;) {
-        *mine = 0;
+        clear_wake();
         fence();
         if (done()) return;
         __asm__ volatile("wfi" ::: "memory");
@@ -273,19 +280,18 @@ template <class Done>
     }
 }
 // wait_notified for a PE that tells another it waits (arrive(), e.g. a flat sweep's arrival at its root) and is
-// woken only after that, by notify_waiter: msip is cleared before the arrival, so the first wfi needs no look
+// woken only after that, by notify_waiter: SSIP is cleared before the arrival, so the first wfi needs no look
 // before it (it falls through if the wake-up came already), as in hw_barrier. arrive() must order the clear before
 // its own write (an atomic with release: a `fence iorw,ow` before the AMO).
 template <class Arrive, class Done>
 [[gnu::always_inline]] inline void wait_notified_after(Arrive arrive, Done done)
 {
-    volatile uint32_t *const mine = geo().msip_me;
-    *mine = 0;
+    clear_wake();
     arrive();
     for (;;) {
         __asm__ volatile("wfi" ::: "memory");
         if (done()) return;
-        *mine = 0;
+        clear_wake();
         fence();
         if (done()) return;
     }

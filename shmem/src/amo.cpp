@@ -144,11 +144,11 @@ inline B native_rmw(B *w, B v, B cond)
 // port::wait_until and retries the test-and-set on every wake. The holder does not know who sleeps, so each
 // sleeper leaves its PE number in the stripe's `waiter` hint before every retry, and the releaser wakes the
 // PE it finds there. Why that wake-up cannot be lost, for the PE whose hint the releaser reads:
-//   sleeper:  sleeping = 1; msip = 0; fence; waiter = me; fence; test_and_set(held) -> finds it set; wfi
-//   releaser: clear(held); fence; read waiter; notify(it) = fence; if (sleeping) raise msip
+//   sleeper:  sleeping = 1; clear wake-up; fence; waiter = me; fence; test_and_set(held) -> finds it set; wfi
+//   releaser: clear(held); fence; read waiter; notify(it) = fence; if (sleeping) raise wake-up
 // The sleeper's test-and-set read `held` before the releaser's clear, and both sides fence between their store
 // and their load, so the releaser reads the sleeper's hint (or a later one), and then its `sleeping` flag, set
-// before the hint; the msip it raises comes after the sleeper cleared msip, so wfi falls through. With several
+// before the hint; the wake-up it raises comes after the sleeper cleared its own, so wfi falls through. With several
 // sleepers a hint may be overwritten: the releaser wakes the latest, and a sleeper whose hint was lost is woken
 // by the port's backstop timer (1 ms) and posts its hint again, so it is delayed, never stranded.
 struct Stripe {
