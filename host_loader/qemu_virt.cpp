@@ -86,8 +86,8 @@ std::vector<std::string> virt_command(const Layout& lay, const EmulatorOptions& 
     // The shared code: its first page, its image, the page tables, the boot blocks, and every hart started in
     // that copy (a loader with an address and no file sets the hart's pc). Without it, each PE's boot block and
     // copy of the image, whose loader starts the hart there (cpu-num).
-    const auto load = [&cmd](const std::string& file, uint64_t addr) {
-        cmd.insert(cmd.end(), {"-device", "loader,file=" + file + ",addr=" + hex(addr) + ",force-raw=on"});
+    const auto load = [&cmd](const std::string& file, uint64_t addr, const std::string& more = "") {
+        cmd.insert(cmd.end(), {"-device", "loader,file=" + file + ",addr=" + hex(addr) + ",force-raw=on" + more});
     };
     if (lay.shared != 0) {
         load(shared_file(dir), lay.shared);
@@ -100,8 +100,7 @@ std::vector<std::string> virt_command(const Layout& lay, const EmulatorOptions& 
     } else {
         for (const PeSlot& pe : lay.pes) {
             load(boot_file(dir, pe.pe), pe.boot_block);
-            cmd.insert(cmd.end(), {"-device", "loader,file=" + image_file(dir) + ",addr=" + hex(pe.image) +
-                                                  ",force-raw=on,cpu-num=" + std::to_string(pe.pe)});
+            load(image_file(dir), pe.image, ",cpu-num=" + std::to_string(pe.pe));
         }
     }
     cmd.insert(cmd.end(), opt.extra.begin(), opt.extra.end());

@@ -5,17 +5,17 @@
 
 namespace oshrun {
 
-// dir/boot<k>.bin for every PE, dir/image.bin, dir/machine.dtb and, with the shared code, dir/shared.bin and
-// dir/tables.bin: the files virt_command refers to.
+// dir/machine.dtb, dir/image.bin and either, with the shared code, dir/shared.bin, dir/tables.bin and dir/boot.bin
+// (every PE's boot block, one after the other) or dir/boot<k>.bin for every PE: the files virt_command refers to.
 void write_virt_files(const Layout& lay, const Image& img, const std::string& dir);
 
 // The device tree QEMU is given instead of making its own: a root node and /chosen, nothing else.
 std::vector<uint8_t> minimal_device_tree();
 
-// qemu-system-riscv64 -machine virt,aclint=on,dtb=... -bios none ... with a -device loader per PE for its boot
-// block and one for its copy of the image. With the shared code (lay.shared), three more for it (its first page,
-// its image, the page tables) and one per PE that sets hart k's PC to the shared image's first byte (cpu-num=k);
-// without, the PE's own image loader sets it there. QEMU's stdout is the UART, which carries
+// qemu-system-riscv64 -machine virt,aclint=on,dtb=... -bios none ... With the shared code (lay.shared), four
+// -device loader for it (its first page, its image, the page tables, the boot blocks) and one per PE that sets hart
+// k's PC to the shared image's first byte (cpu-num=k); without, two per PE: its boot block, and its copy of the
+// image, whose loader sets hart k's PC to the image's first byte. QEMU's stdout is the UART, which carries
 // the PEs' console records (crt/common/console_protocol.h) to oshrun's console relay (console.hpp). With
 // opt.gdb_port, QEMU starts with every hart stopped and its gdb server on 127.0.0.1:gdb_port.
 std::vector<std::string> virt_command(const Layout& lay, const EmulatorOptions& opt, const std::string& dir);

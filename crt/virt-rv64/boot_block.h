@@ -82,6 +82,16 @@ struct shmem_shared_block {
 
 #ifdef __cplusplus
 static_assert(sizeof(struct shmem_boot_block) == SHMEM_BOOT_BLOCK_SIZE, "boot block is one page");
+// start.S reads these at fixed offsets.
+static_assert(__builtin_offsetof(struct shmem_boot_block, started) == 40, "start.S skips `started` at 40");
+static_assert(__builtin_offsetof(struct shmem_shared_block, tables) == 8 &&
+                  __builtin_offsetof(struct shmem_shared_block, table_stride) == 16 &&
+                  __builtin_offsetof(struct shmem_shared_block, npes) == 24 &&
+                  __builtin_offsetof(struct shmem_shared_block, log2_partition) == 28 &&
+                  __builtin_offsetof(struct shmem_shared_block, ram_base) == 32 &&
+                  __builtin_offsetof(struct shmem_shared_block, boot_blocks) == 40 &&
+                  __builtin_offsetof(struct shmem_shared_block, image_bytes) == 48,
+              "the shared block's offsets in start.S");
 #endif
 
 #endif /* __ASSEMBLER__ */
