@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-#include "console.hpp"
+#include "core/console.hpp"
 
 namespace {
 

@@ -11,14 +11,14 @@
 #include <fstream>
 #include <sstream>
 
-#include "test_env.hpp"
-#include "cli.hpp"
-#include "common.hpp"
+#include "backends/linux/linux.hpp"
+#include "backends/registry.hpp"
 #include "console_records.hpp"
+#include "core/common.hpp"
+#include "core/process.hpp"
+#include "core/request.hpp"
 #include "elf_builder.hpp"
-#include "run.hpp"
-#include "linux.hpp"
-#include "target.hpp"
+#include "test_env.hpp"
 
 using namespace oshrun;
 
@@ -40,7 +40,7 @@ TEST(Cli, NpSpellings) {
     for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{
              {"-np", "4", "p.elf"}, {"-n", "4", "p.elf"}, {"--np", "4", "p.elf"}, {"--npes", "4", "p.elf"},
              {"--npes=4", "p.elf"}, {"--np=4", "p.elf"}}) {
-        const Cli cli = parse_cli(args);
+        const Request cli = parse_cli(args);
         EXPECT_EQ(cli.npes, 4u) << args[0];
         EXPECT_EQ(cli.program, "p.elf");
     }
@@ -48,22 +48,23 @@ TEST(Cli, NpSpellings) {
 }
 
 TEST(Cli, ArgumentsAfterProgramBelongToIt) {
-    const Cli cli = parse_cli({"-np", "2", "--verbose", "p.elf", "-np", "7", "--help", "x"});
+    const Request cli = parse_cli({"-np", "2", "--verbose", "p.elf", "-np", "7", "--help", "x"});
     EXPECT_EQ(cli.npes, 2u);
     EXPECT_TRUE(cli.verbose);
     EXPECT_FALSE(cli.help);
     EXPECT_EQ(cli.program, "p.elf");
     EXPECT_EQ(cli.program_args, (std::vector<std::string>{"-np", "7", "--help", "x"}));
-    const Cli dashed = parse_cli({"--", "-weird-name.elf", "a"});
+    const Request dashed = parse_cli({"--", "-weird-name.elf", "a"});
     EXPECT_EQ(dashed.program, "-weird-name.elf");
     EXPECT_EQ(dashed.program_args, std::vector<std::string>{"a"});
 }
 
 TEST(Cli, Options) {
-    const Cli cli = parse_cli({"--target", "virt-rv64", "--symmetric-size", "64M", "--partition-size=256M",
+    const Request cli = parse_cli({"--target", "virt-rv64", "--symmetric-size", "64M", "--partition-size=256M",
                                "--timeout", "1.5", "--icount", "--qemu", "/x/qemu", "--extra-qemu-arg", "-s",
                                "--extra-qemu-arg=-S", "--dry-run", "-v", "p.elf"});
-    EXPECT_EQ(cli.target, "virt-rv64");
+    EXPECT_EQ(cli.target.value(), "virt-rv64");
+    EXPECT_FALSE(parse_cli({"p.elf"}).target);  // the registry's default_target decides
     EXPECT_EQ(cli.symmetric_size.value(), 64 * MiB);
     EXPECT_EQ(cli.partition_size.value(), 256 * MiB);
     EXPECT_DOUBLE_EQ(cli.timeout.value(), 1.5);
@@ -71,7 +72,7 @@ TEST(Cli, Options) {
     EXPECT_EQ(cli.emulator, "/x/qemu");
     EXPECT_EQ(cli.extra_qemu_args, (std::vector<std::string>{"-s", "-S"}));
     EXPECT_EQ(parse_cli({"--emulator", "/y/sim", "p.elf"}).emulator, "/y/sim");
-    EXPECT_EQ(parse_cli({"--backend=esim", "p.elf"}).backend, "esim");
+    EXPECT_EQ(parse_cli({"--backend=esim", "p.elf"}).mesh, "esim");
     EXPECT_TRUE(parse_cli({"-h"}).help);
     EXPECT_TRUE(parse_cli({"--help"}).help);
 }
@@ -107,24 +108,24 @@ TEST(Cli, DidYouMean) {
 }
 
 TEST(Cli, Version) {
-    const Cli cli = parse_cli({"--version"});  // no program needed
+    const Request cli = parse_cli({"--version"});  // no program needed
     EXPECT_TRUE(cli.version);
     EXPECT_EQ(version_text(), std::string("oshrun (libshmem) ") + SHMEM_VERSION +
                                   "\ntargets: virt-rv64, epiphany-e16, epiphany-e64, tilegx, tilepro, linux\n");
 }
 
 TEST(Cli, OutputOptions) {
-    const Cli cli = parse_cli({"--tag-output", "--output-filename", "logs", "p.elf"});
-    EXPECT_TRUE(cli.tag_output);
-    EXPECT_EQ(cli.output_dir, "logs");
-    EXPECT_EQ(parse_cli({"--output-filename=d/e", "p.elf"}).output_dir, "d/e");
-    EXPECT_FALSE(parse_cli({"p.elf"}).tag_output);
+    const Request cli = parse_cli({"--tag-output", "--output-filename", "logs", "p.elf"});
+    EXPECT_TRUE(cli.console.tag_output);
+    EXPECT_EQ(cli.console.output_dir, "logs");
+    EXPECT_EQ(parse_cli({"--output-filename=d/e", "p.elf"}).console.output_dir, "d/e");
+    EXPECT_FALSE(parse_cli({"p.elf"}).console.tag_output);
     EXPECT_HAS(usage_failure({"--tag-output=yes", "p.elf"}).what(), "--tag-output takes no value");
     EXPECT_HAS(usage_failure({"--output-filename", "", "p.elf"}).what(), "--output-filename needs a directory");
 }
 
 TEST(Cli, EnvironmentExports) {
-    const Cli cli = parse_cli({"-x", "FOO=bar=baz", "-x", "HOME", "-x", "EMPTY=", "-x", "SHMEM_A=mine", "p.elf"});
+    const Request cli = parse_cli({"-x", "FOO=bar=baz", "-x", "HOME", "-x", "EMPTY=", "-x", "SHMEM_A=mine", "p.elf"});
     ASSERT_EQ(cli.exports.size(), 4u);
     EXPECT_EQ(cli.exports[0].name, "FOO");
     EXPECT_EQ(cli.exports[0].value.value(), "bar=baz");
@@ -151,7 +152,7 @@ TEST(Cli, EnvironmentExports) {
 }
 
 TEST(Cli, Gdb) {
-    const Cli cli = parse_cli({"--gdb", "1", "-np", "2", "p.elf"});  // -np may come after --gdb
+    const Request cli = parse_cli({"--gdb", "1", "-np", "2", "p.elf"});  // -np may come after --gdb
     EXPECT_EQ(cli.gdb_pe.value(), 1u);
     EXPECT_FALSE(cli.gdb_port);
     EXPECT_EQ(parse_cli({"-np", "4", "--gdb=3", "--gdb-port", "1234", "p.elf"}).gdb_port.value(), 1234u);
@@ -181,7 +182,7 @@ TEST(Cli, UsageListsOptionsAndStatuses) {
 }
 
 TEST(Cli, TimeoutFromEnvironment) {
-    Cli cli;
+    Request cli;
     EXPECT_EQ(timeout_seconds(cli, nullptr), 0);
     EXPECT_EQ(timeout_seconds(cli, "30"), 30);
     EXPECT_THROW(timeout_seconds(cli, "-1"), Failure);
@@ -193,30 +194,29 @@ TEST(Targets, Table) {
     ASSERT_NE(find_target("virt-rv64"), nullptr);
     EXPECT_EQ(find_target("virt-rv64")->max_pes, 512u);
     EXPECT_EQ(find_target("epiphany"), nullptr);
+    EXPECT_EQ(find_backend("epiphany"), nullptr);
     EXPECT_EQ(target_names(), "virt-rv64, epiphany-e16, epiphany-e64, tilegx, tilepro, linux");
-    // Two kinds of backend: an emulator process (virt) or a run hook that drives the cores (Epiphany).
-    const Target& virt = *find_target("virt-rv64");
-    EXPECT_TRUE(virt.place && virt.write_files && virt.command && !virt.run);
+    // One backend per family of targets: virt's, Epiphany's (both chips), TILE's (both chips), linux's.
+    EXPECT_EQ(find_backend("epiphany-e16"), find_backend("epiphany-e64"));
+    EXPECT_EQ(find_backend("tilegx"), find_backend("tilepro"));
+    EXPECT_EQ(backends().size(), 4u);
     for (const char* name : {"epiphany-e16", "epiphany-e64"}) {
         const Target& ep = *find_target(name);
-        EXPECT_TRUE(ep.run && !ep.place && !ep.write_files && !ep.command) << name;
         EXPECT_EQ(ep.elf_machine, 0x1223u);
         EXPECT_EQ(ep.elf_class, ELFCLASS32);
         EXPECT_EQ(ep.elf_type, ET_EXEC);
         EXPECT_EQ(ep.chip.first_row << 6 | ep.chip.first_col, 0x808u);
+        EXPECT_FALSE(ep.loader_relocates);
     }
     EXPECT_EQ(find_target("epiphany-e16")->max_pes, 16u);
     EXPECT_EQ(find_target("epiphany-e16")->chip.cols, 4u);
     EXPECT_EQ(find_target("epiphany-e64")->max_pes, 64u);
     EXPECT_EQ(find_target("epiphany-e64")->chip.rows, 8u);
-    // The TILE targets: self-driven like Epiphany, images relocated by the loader (test_tile.cpp has the rest).
-    for (const char* name : {"tilegx", "tilepro"}) {
-        const Target& tile = *find_target(name);
-        EXPECT_TRUE(tile.run && tile.check_image && tile.loader_relocates && !tile.place && !tile.load) << name;
-    }
-    // The hosted target: its own image check and a run hook that forks the PEs.
-    const Target& lx = *find_target("linux");
-    EXPECT_TRUE(lx.run && lx.load && !lx.place && !lx.check_image);
+    // The TILE targets: images relocated by the loader (test_tile.cpp has the rest).
+    for (const char* name : {"tilegx", "tilepro"}) EXPECT_TRUE(find_target(name)->loader_relocates) << name;
+    // The hosted target reads its programs itself (load_linux_image): no image rules.
+    EXPECT_EQ(find_target("linux")->elf_machine, 0u);
+    EXPECT_EQ(find_target("linux")->max_pes, 512u);
 }
 
 TEST(Linux, RefusesWhatItCannotRun) {

@@ -6,11 +6,11 @@
 #include <random>
 #include <sstream>
 
-#include "common.hpp"
-#include "console.hpp"
 #include "console_records.hpp"
+#include "core/common.hpp"
+#include "core/console.hpp"
+#include "core/process.hpp"
 #include "elf_builder.hpp"
-#include "run.hpp"
 
 using namespace oshrun;
 

@@ -14,11 +14,11 @@
 #include <fstream>
 #include <thread>
 
-#include "common.hpp"
-#include "epiphany.hpp"
-#include "esim.hpp"
-#include "run.hpp"
-#include "target.hpp"
+#include "backends/epiphany/epiphany.hpp"
+#include "backends/epiphany/esim.hpp"
+#include "backends/registry.hpp"
+#include "core/common.hpp"
+#include "core/process.hpp"
 
 using namespace oshrun;
 
@@ -113,11 +113,11 @@ void write_file_text(const std::string& path, const std::string& text) {
 }
 
 // A one-core workgroup at the E16's first core, 0x808.
-EpPlan one_core_plan() {
-    EpPlan p;
+EpiphanyPlan one_core_plan() {
+    EpiphanyPlan p;
     p.npes = 1;
     p.first_row = 32, p.first_col = 8, p.rows = 1, p.cols = 1;
-    EpPe pe{};
+    EpiphanyPe pe{};
     pe.pe = 0, pe.row = 32, pe.col = 8, pe.coreid = 0x808;
     p.pes.push_back(pe);
     return p;

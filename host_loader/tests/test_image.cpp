@@ -1,11 +1,12 @@
 // Reading and checking program images.
 #include <gtest/gtest.h>
 
-#include "common.hpp"
+#include "backends/registry.hpp"
+#include "core/common.hpp"
+#include "core/image.hpp"
+#include "core/process.hpp"
 #include "elf_builder.hpp"
-#include "image.hpp"
-#include "run.hpp"
-#include "target.hpp"
+#include "load.hpp"
 
 using namespace oshrun;
 
@@ -22,7 +23,7 @@ protected:
     // The message load_image refuses path with; fails the test if it accepts it.
     std::string refusal(const std::string& path) {
         try {
-            load_image(path, virt);
+            oshrun_test::load(path, virt);
         } catch (const Failure& f) {
             EXPECT_EQ(f.status, 2);
             const std::string msg = f.what();
@@ -38,7 +39,7 @@ protected:
 #define EXPECT_HAS(haystack, needle) EXPECT_NE((haystack).find(needle), std::string::npos) << (haystack)
 
 TEST_F(ImageTest, ValidImageLinkedAtZero) {
-    const Image img = load_image(file(valid_elf(0)), virt);
+    const Image img = oshrun_test::load(file(valid_elf(0)), virt);
     EXPECT_EQ(img.link_base, 0u);
     EXPECT_EQ(img.entry, 0u);
     EXPECT_EQ(img.file_end, 0x2008u);
@@ -58,7 +59,7 @@ TEST_F(ImageTest, ValidImageLinkedAtZero) {
 TEST_F(ImageTest, SegmentOrderInFileDoesNotMatter) {
     TestElf e = valid_elf();
     std::swap(e.segments[0], e.segments[1]);
-    const Image img = load_image(file(e), virt);
+    const Image img = oshrun_test::load(file(e), virt);
     EXPECT_EQ(img.flat[0], 0x6f);
     EXPECT_EQ(img.flat[0x2000], 1);
 }
@@ -66,9 +67,9 @@ TEST_F(ImageTest, SegmentOrderInFileDoesNotMatter) {
 TEST_F(ImageTest, DefaultStackSizeWithoutSymbol) {
     TestElf e = valid_elf();
     e.stack_size.reset();
-    EXPECT_EQ(load_image(file(e), virt).stack_size, 64 * KiB);
+    EXPECT_EQ(oshrun_test::load(file(e), virt).stack_size, 64 * KiB);
     e.section_headers = false;  // stripped
-    const Image img = load_image(file(e), virt);
+    const Image img = oshrun_test::load(file(e), virt);
     EXPECT_EQ(img.stack_size, 64 * KiB);
     EXPECT_FALSE(img.stack_size_from_symbol);
 }
@@ -240,7 +241,7 @@ TEST_F(ImageTest, StackTooSmall) {
     e.stack_size = 4095;
     EXPECT_HAS(refusal(e), "__stack_size = 4095 bytes");
     e.stack_size = 4096;
-    EXPECT_EQ(load_image(file(e), virt).stack_size, 4096u);
+    EXPECT_EQ(oshrun_test::load(file(e), virt).stack_size, 4096u);
 }
 
 TEST_F(ImageTest, Fifo) {

@@ -6,11 +6,12 @@
 #include <cstring>
 #include <fstream>
 
-#include "cli.hpp"
-#include "common.hpp"
-#include "placement.hpp"
-#include "qemu_virt.hpp"
-#include "run.hpp"
+#include "backends/registry.hpp"
+#include "backends/virt-rv64/placement.hpp"
+#include "backends/virt-rv64/qemu_virt.hpp"
+#include "core/common.hpp"
+#include "core/process.hpp"
+#include "core/request.hpp"
 
 using namespace oshrun;
 
@@ -31,19 +32,20 @@ Image image(uint64_t memory, uint64_t loaded, uint64_t stack = 64 * KiB) {
     return img;
 }
 
-PlaceRequest request(unsigned npes, uint64_t symmetric = MiB, uint64_t partition = 0) {
-    PlaceRequest r;
-    r.own_copies = true;  // each PE its own copy, as with --gdb; SharedCode tests the other way
+// A request of npes PEs; partition 0: none forced.
+Request request(unsigned npes, uint64_t symmetric = MiB, uint64_t partition = 0) {
+    Request r;
+    r.gdb_pe = 0;  // each PE its own copy, as with --gdb; SharedCode tests the other way
     r.npes = npes;
     r.symmetric_size = symmetric;
-    r.partition_size = partition;
+    if (partition) r.partition_size = partition;
     r.argv = {"prog.elf"};
     return r;
 }
 
-Layout place(const Image& img, const PlaceRequest& req) { return place_virt(virt(), img, req); }
+VirtPlan place(const Image& img, const Request& req) { return plan_virt(virt(), img, req); }
 
-std::string refusal(const Image& img, const PlaceRequest& req) {
+std::string refusal(const Image& img, const Request& req) {
     try {
         place(img, req);
     } catch (const Failure& f) {
@@ -65,7 +67,7 @@ shmem_boot_block boot_block(const std::vector<uint8_t>& bytes) {
 constexpr uint64_t kGuards = 2 * SHMEM_STACK_GUARD;
 
 TEST(Partition, MinimumIsOneMiB) {
-    const Layout lay = place(image(0x3000, 0x2000), request(1, 0));
+    const VirtPlan lay = place(image(0x3000, 0x2000), request(1, 0));
     EXPECT_EQ(lay.partition_size, MiB);
     EXPECT_EQ(lay.log2_partition, 20u);
 }
@@ -73,7 +75,7 @@ TEST(Partition, MinimumIsOneMiB) {
 TEST(Partition, RoundsUpToPowerOfTwo) {
     // 0x1000 boot block + 0x5000 image = 0x6000, + 64 KiB stack (+ its guard, counted twice for alignment) + 1 MiB
     // heap: just over 1 MiB.
-    Layout lay = place(image(0x5000, 0x2000), request(2));
+    VirtPlan lay = place(image(0x5000, 0x2000), request(2));
     EXPECT_EQ(lay.partition_size, 2 * MiB);
     EXPECT_EQ(lay.log2_partition, 21u);
     EXPECT_EQ(lay.heap_room, 2 * MiB - 0x6000 - 64 * KiB - kGuards);
@@ -96,8 +98,8 @@ TEST(Partition, StackAndSymmetricSizeHonoured) {
     EXPECT_EQ(place(image(0x5000, 0x2000), request(1, 63 * MiB)).partition_size, 64 * MiB);
 }
 
-PlaceRequest default_heap(unsigned npes) {
-    PlaceRequest r = request(npes);
+Request default_heap(unsigned npes) {
+    Request r = request(npes);
     r.symmetric_size.reset();
     return r;
 }
@@ -141,17 +143,17 @@ TEST(Partition, NumberOfPes) {
 }
 
 TEST(Partition, RamLimit) {
-    const Layout lay = place(image(0x3000, 0x2000), request(64, 0, GiB));
+    const VirtPlan lay = place(image(0x3000, 0x2000), request(64, 0, GiB));
     EXPECT_EQ(lay.ram_size, 64 * GiB);
     EXPECT_HAS(refusal(image(0x3000, 0x2000), request(65, 0, GiB)), "do not fit in the 64 GiB");
 }
 
 TEST(Placement, BasesAlignedAndLaidOut) {
-    const Layout lay = place(image(0x5000, 0x2000), request(5, 8 * MiB));
+    const VirtPlan lay = place(image(0x5000, 0x2000), request(5, 8 * MiB));
     ASSERT_EQ(lay.pes.size(), 5u);
     EXPECT_EQ(lay.partition_size, 16 * MiB);
     for (unsigned k = 0; k < 5; ++k) {
-        const PeSlot& pe = lay.pes[k];
+        const VirtPe& pe = lay.pes[k];
         EXPECT_EQ(pe.pe, k);
         EXPECT_EQ(pe.base, 0x80000000 + k * 16 * MiB);
         EXPECT_EQ(pe.base % lay.partition_size, 0u);
@@ -162,9 +164,9 @@ TEST(Placement, BasesAlignedAndLaidOut) {
 }
 
 TEST(Placement, BootBlocks) {
-    PlaceRequest req = request(3);
+    Request req = request(3);
     req.argv = {"build/prog.elf", "-x", "", "last arg"};
-    const Layout lay = place(image(0x5000, 0x2000), req);
+    const VirtPlan lay = place(image(0x5000, 0x2000), req);
     ASSERT_EQ(lay.boot_blocks.size(), 3u);
     const char expected[] = "build/prog.elf\0-x\0\0last arg";  // and the final NUL
     for (unsigned k = 0; k < 3; ++k) {
@@ -203,10 +205,10 @@ TEST(Placement, BootBlockVersion3Layout) {
 
 TEST(Placement, BootBlocksWithEnvironment) {
     // The environment's "NAME=VALUE" strings follow argv's in args[], counted by envc and env_len.
-    PlaceRequest req = request(2);
+    Request req = request(2);
     req.argv = {"p.elf", "a"};
     req.env = {"SHMEM_DEBUG=1", "X=", "Y=a=b"};
-    const Layout lay = place(image(0x5000, 0x2000), req);
+    const VirtPlan lay = place(image(0x5000, 0x2000), req);
     const char expected[] = "p.elf\0a\0SHMEM_DEBUG=1\0X=\0Y=a=b";  // and the final NUL
     for (unsigned k = 0; k < 2; ++k) {
         const std::vector<uint8_t>& bytes = lay.boot_blocks[k];
@@ -267,7 +269,7 @@ TEST(Placement, ArgumentsTooLong) {
 
 TEST(Ram, TailForDeviceTree) {
     // The partitions, rounded to 2 MiB, then 2 MiB that QEMU fills with its device tree.
-    Layout lay = place(image(0x3000, 0x2000), request(3, 0));
+    VirtPlan lay = place(image(0x3000, 0x2000), request(3, 0));
     EXPECT_EQ(lay.ram_size, 6 * MiB);
     EXPECT_EQ(lay.fdt_low, 0x80400000u);
     EXPECT_EQ(lay.fdt_high, 0x80600000u);
@@ -281,7 +283,7 @@ TEST(Ram, TailForDeviceTree) {
 TEST(Ram, DeviceTreeInsidePartitionsAboveOneGiB) {
     // 512 x 2 MiB ends at 3 GiB: the tree would go to 0xBFE00000, PE 511's boot block. 4 MiB partitions put it at
     // offset 2 MiB of PE 255, in its heap.
-    Layout lay = place(image(0x3000, 0x2000), request(512, MiB));
+    VirtPlan lay = place(image(0x3000, 0x2000), request(512, MiB));
     EXPECT_EQ(lay.partition_size, 4 * MiB);
     EXPECT_EQ(lay.ram_size, 2 * GiB);
     EXPECT_EQ(lay.fdt_low, 0xBFE00000u);
@@ -300,9 +302,9 @@ TEST(Ram, DeviceTreeInsidePartitionsAboveOneGiB) {
 
 TEST(Ram, DeviceTreeNeverOnLoadedBytes) {
     // A large image with 4 MiB partitions and 512 PEs: the tree at offset 2 MiB would hit the image, so 8 MiB.
-    const Layout lay = place(image(3 * MiB, 3 * MiB, 4 * KiB), request(512, 0));
+    const VirtPlan lay = place(image(3 * MiB, 3 * MiB, 4 * KiB), request(512, 0));
     EXPECT_EQ(lay.partition_size, 8 * MiB);
-    for (const PeSlot& pe : lay.pes)
+    for (const VirtPe& pe : lay.pes)
         EXPECT_TRUE(pe.base + 0x1000 + lay.image_bytes <= lay.fdt_low || pe.base >= lay.fdt_high) << pe.pe;
 }
 
@@ -339,25 +341,29 @@ TEST(SymmetricSize, Parse) {
 }
 
 TEST(SymmetricSize, FromEnvironment) {
-    Cli cli;
-    EXPECT_FALSE(symmetric_size(cli, nullptr).has_value());  // the default: the placement's budget
-    EXPECT_EQ(symmetric_size(cli, "64M"), 64 * MiB);
-    EXPECT_EQ(symmetric_size(cli, "4096"), 4096u);
+    Request req;
+    EXPECT_FALSE(symmetric_size(req).has_value());  // the default: the placement's budget
+    req.env = {"SHMEM_SYMMETRIC_SIZE=64M"};
+    EXPECT_EQ(symmetric_size(req), 64 * MiB);
+    req.env = {"SHMEM_A=1", "SHMEM_SYMMETRIC_SIZE=4096"};
+    EXPECT_EQ(symmetric_size(req), 4096u);
+    req.env = {"SHMEM_SYMMETRIC_SIZE=lots"};
     try {
-        symmetric_size(cli, "lots");
+        symmetric_size(req);
         ADD_FAILURE();
     } catch (const Failure& f) {
         EXPECT_EQ(f.status, 2);
         EXPECT_HAS(f.what(), "SHMEM_SYMMETRIC_SIZE=lots");
     }
-    cli.symmetric_size = 5 * MiB;  // the option wins
-    EXPECT_EQ(symmetric_size(cli, "lots"), 5 * MiB);
+    req.symmetric_size = 5 * MiB;  // the option wins
+    EXPECT_EQ(symmetric_size(req), 5 * MiB);
 }
 
 TEST(QemuCommand, ThreePes) {
-    const Layout lay = place(image(0x3000, 0x2000), request(3, 0));
-    EmulatorOptions opt{"/opt/qemu/bin/qemu-system-riscv64", false, {}};
-    std::vector<std::string> cmd = virt_command(lay, opt, "/tmp/d");
+    const VirtPlan lay = place(image(0x3000, 0x2000), request(3, 0));
+    Request req;
+    const std::string qemu = "/opt/qemu/bin/qemu-system-riscv64";
+    std::vector<std::string> cmd = virt_command(lay, req, qemu, 0, "/tmp/d");
     const std::vector<std::string> head = {"/opt/qemu/bin/qemu-system-riscv64", "-machine",
                                            "virt,aclint=on,memory-backend=shmem.ram,dtb=/tmp/d/machine.dtb", "-bios", "none",
                                            "-smp", "3", "-m", "6M",
@@ -376,9 +382,9 @@ TEST(QemuCommand, ThreePes) {
     EXPECT_EQ(devices, expected);
     EXPECT_EQ(std::count(cmd.begin(), cmd.end(), "-icount"), 0);
 
-    opt.icount = true;
-    opt.extra = {"-s", "-S"};
-    cmd = virt_command(lay, opt, "/tmp/d");
+    req.icount = true;
+    req.extra_qemu_args = {"-s", "-S"};
+    cmd = virt_command(lay, req, qemu, 0, "/tmp/d");
     const auto icount = std::find(cmd.begin(), cmd.end(), "-icount");
     ASSERT_NE(icount, cmd.end());
     EXPECT_EQ(*(icount + 1), "shift=0,sleep=off");
@@ -386,9 +392,8 @@ TEST(QemuCommand, ThreePes) {
     EXPECT_EQ(cmd.back(), "-S");
 
     // --gdb: the server on the loopback interface, every hart stopped until gdb continues.
-    opt.extra = {};
-    opt.gdb_port = 4242;
-    cmd = virt_command(lay, opt, "/tmp/d");
+    req.extra_qemu_args = {};
+    cmd = virt_command(lay, req, qemu, 4242, "/tmp/d");
     const auto gdb = std::find(cmd.begin(), cmd.end(), "-gdb");
     ASSERT_NE(gdb, cmd.end());
     EXPECT_EQ(*(gdb + 1), "tcp:127.0.0.1:4242");
@@ -398,7 +403,7 @@ TEST(QemuCommand, ThreePes) {
 TEST(QemuCommand, FilesWritten) {
     Image img = image(0x3000, 0x10);
     img.flat = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16};
-    const Layout lay = place(img, request(2, 0));
+    const VirtPlan lay = place(img, request(2, 0));
     const TempDir dir;
     write_virt_files(lay, img, dir.path());
     const auto read = [](const std::string& path) {
@@ -417,9 +422,9 @@ TEST(QemuCommand, FilesWritten) {
 
 namespace {
 
-PlaceRequest shared_request(unsigned npes, uint64_t symmetric = MiB) {
-    PlaceRequest r = request(npes, symmetric);
-    r.own_copies = false;
+Request shared_request(unsigned npes, uint64_t symmetric = MiB) {
+    Request r = request(npes, symmetric);
+    r.gdb_pe.reset();
     return r;
 }
 
@@ -483,7 +488,7 @@ TEST(SharedCode, PageTablesAcrossGigabytesAndGigapages) {
 TEST(SharedCode, Layout) {
     // 3 PEs of 2 MiB: the shared copy after PE 2's partition, its tables after its image and .bss, the boot
     // blocks after them; the boot blocks tell each PE where PE 0's partition looks to be, and where its own is.
-    Layout lay = place(image(0x3000, 0x2000), shared_request(3));
+    VirtPlan lay = place(image(0x3000, 0x2000), shared_request(3));
     ASSERT_EQ(lay.partition_size, 2 * MiB);
     EXPECT_EQ(lay.shared, SHMEM_RAM_BASE + 6 * MiB);
     EXPECT_EQ(lay.tables, lay.shared + 0x4000);  // boot-block page + 0x3000 of image, page aligned
@@ -517,10 +522,9 @@ TEST(SharedCode, Layout) {
 }
 
 TEST(SharedCode, QemuCommand) {
-    const Layout lay = place(image(0x3000, 0x2000), shared_request(2, MiB));
+    const VirtPlan lay = place(image(0x3000, 0x2000), shared_request(2, MiB));
     ASSERT_NE(lay.shared, 0u);
-    const EmulatorOptions opt{"qemu", false, {}};
-    const std::vector<std::string> cmd = virt_command(lay, opt, "/tmp/d");
+    const std::vector<std::string> cmd = virt_command(lay, Request(), "qemu", 0, "/tmp/d");
     EXPECT_EQ(cmd[2], "virt,aclint=on,memory-backend=shmem.ram,dtb=/tmp/d/machine.dtb");
     const auto at = std::find(cmd.begin(), cmd.end(), "-device");
     const std::vector<std::string> devices(at, cmd.end());

@@ -12,14 +12,15 @@
 #include <fstream>
 #include <sstream>
 
-#include "test_env.hpp"
-#include "cli.hpp"
-#include "common.hpp"
+#include "backends/registry.hpp"
+#include "backends/tile/tile.hpp"
+#include "core/common.hpp"
+#include "core/image.hpp"
+#include "core/process.hpp"
+#include "core/request.hpp"
 #include "elf_builder.hpp"
-#include "image.hpp"
-#include "run.hpp"
-#include "target.hpp"
-#include "tile.hpp"
+#include "load.hpp"
+#include "test_env.hpp"
 
 using namespace oshrun;
 
@@ -74,9 +75,9 @@ TEST(TileTarget, Table) {
     EXPECT_EQ(p.max_pes, 64u);
     EXPECT_EQ(p.chip.rows, 8u);
     EXPECT_EQ(p.chip.cols, 8u);
+    EXPECT_EQ(find_backend("tilegx"), find_backend("tilepro"));
     for (const Target* t : {&g, &p}) {
-        EXPECT_TRUE(is_tile_target(*t));
-        EXPECT_TRUE(t->run && t->check_image && t->loader_relocates && !t->place && !t->command && !t->load);
+        EXPECT_TRUE(t->loader_relocates);
         EXPECT_EQ(t->chip.first_row, 0u);
         EXPECT_EQ(t->chip.first_col, 0u);
     }
@@ -86,7 +87,7 @@ TEST(TileTarget, Table) {
     EXPECT_EQ(tile_variant(p).relative_type, 13u);
     EXPECT_EQ(tile_variant(p).field_bytes, 4u);
     EXPECT_EQ(tile_variant(p).physical_limit, 4 * GiB);
-    EXPECT_FALSE(is_tile_target(*find_target("virt-rv64")));
+    EXPECT_THROW(tile_variant(*find_target("virt-rv64")), std::logic_error);
     EXPECT_THROW(tile_variant(*find_target("epiphany-e16")), std::logic_error);
 }
 
@@ -125,13 +126,13 @@ protected:
     TempDir dir;
 
     std::string file(const TestElf& e) { return write_file(dir.path(), "app.elf", e.bytes()); }
-    Image load(const TestElf& e, const Target& t) { return load_image(file(e), t); }
+    Image load(const TestElf& e, const Target& t) { return oshrun_test::load(file(e), t); }
     Image load(const TestElf& e) { return load(e, e.elf_class == ELFCLASS64 ? gx() : pro()); }
     // The message load_image refuses e with, without "<path>: ".
     std::string refusal(const TestElf& e) {
         const std::string path = file(e);
         try {
-            load_image(path, e.elf_class == ELFCLASS64 ? gx() : pro());
+            oshrun_test::load(path, e.elf_class == ELFCLASS64 ? gx() : pro());
         } catch (const Failure& f) {
             EXPECT_EQ(f.status, 2);
             const std::string msg = f.what();
@@ -165,7 +166,7 @@ TEST_F(TileImage, OtherTargetsKeepNoRelocations) {
     TestElf e = valid_elf();
     e.sections = {{".rela.dyn", 0x10, 0, SHT_RELA, SHF_ALLOC, sizeof(Elf64_Rela),
                    rela_bytes(ELFCLASS64, {{0x2000, 3 /* R_RISCV_RELATIVE */, 0, 0}})}};
-    const Image img = load_image(file(e), *find_target("virt-rv64"));
+    const Image img = oshrun_test::load(file(e), *find_target("virt-rv64"));
     EXPECT_TRUE(img.relocations.empty());
 }
 
@@ -173,7 +174,7 @@ TEST_F(TileImage, WrongVariantOrKind) {
     TestElf e = tile_elf(ELFCLASS32);
     const std::string path = file(e);
     try {
-        load_image(path, gx());
+        oshrun_test::load(path, gx());
         ADD_FAILURE();
     } catch (const Failure& f) {
         EXPECT_HAS(f.what(), "ELF class is ELFCLASS32 (32-bit); target tilegx needs ELFCLASS64 (64-bit)");
@@ -389,7 +390,7 @@ TEST_F(TileImage, DefinedSymbolsTileGx) {
                 ASSERT_EQ(bytes[i], img.flat[i]) << i;
             }
     }
-    PlaceRequest req;
+    Request req;
     req.argv = {"app.elf"};
     EXPECT_EQ(plan_tile(gx(), img, req).pes[0].relocations, 9u);
 }
@@ -527,7 +528,7 @@ TEST_F(TileImage, NoneRelocationsAreSkipped) {
     set_tile_relocations(e, r);
     const Image img = load(e);
     EXPECT_EQ(img.relocations.size(), 5u);
-    PlaceRequest req;
+    Request req;
     req.argv = {"app.elf"};
     EXPECT_EQ(plan_tile(gx(), img, req).pes[0].relocations, 4u);  // the NONE is not applied
 }
@@ -557,7 +558,7 @@ TEST_F(TileImage, RelocationSectionsMustBeRela) {
     std::memcpy(bytes.data() + at, &sh, sizeof sh);
     const std::string path = write_file(dir.path(), "long.elf", bytes);
     try {
-        load_image(path, gx());
+        oshrun_test::load(path, gx());
         ADD_FAILURE();
     } catch (const Failure& f) {
         EXPECT_EQ(std::string(f.what()), path + ": truncated: relocation section .rela.dyn needs file bytes up to " +
@@ -611,11 +612,11 @@ TEST_F(TileImage, StackSize) {
 class TilePlanTest : public ::testing::Test {
 protected:
     TempDir dir;
-    Image gx_image = load_image(write_file(dir.path(), "gx.elf", tile_elf(ELFCLASS64).bytes()), gx());
-    Image pro_image = load_image(write_file(dir.path(), "pro.elf", tile_elf(ELFCLASS32).bytes()), pro());
+    Image gx_image = oshrun_test::load(write_file(dir.path(), "gx.elf", tile_elf(ELFCLASS64).bytes()), gx());
+    Image pro_image = oshrun_test::load(write_file(dir.path(), "pro.elf", tile_elf(ELFCLASS32).bytes()), pro());
 
-    static PlaceRequest request(unsigned npes) {
-        PlaceRequest r;
+    static Request request(unsigned npes) {
+        Request r;
         r.npes = npes;
         r.argv = {"app.elf", "x"};
         return r;
@@ -748,7 +749,7 @@ TEST_F(TilePlanTest, NumberOfPes) {
 }
 
 TEST_F(TilePlanTest, SymmetricSizeAndRamBase) {
-    PlaceRequest r = request(2);
+    Request r = request(2);
     r.symmetric_size = 4 * MiB;  // 0x24000 + 4 MiB: 8 MiB
     TilePlan p = plan_tile(gx(), gx_image, r);
     EXPECT_EQ(p.partition_size, 8 * MiB);
@@ -774,7 +775,7 @@ TEST_F(TilePlanTest, SymmetricSizeAndRamBase) {
 }
 
 TEST_F(TilePlanTest, ForcedPartitionSize) {
-    PlaceRequest r = request(2);
+    Request r = request(2);
     r.partition_size = 4 * MiB;
     EXPECT_EQ(plan_tile(gx(), gx_image, r).partition_size, 4 * MiB);
     r.partition_size = 3 * MiB;
@@ -787,7 +788,7 @@ TEST_F(TilePlanTest, ForcedPartitionSize) {
 
 TEST_F(TilePlanTest, PhysicalMemory) {
     // TILEPro: 64 partitions of 64 MiB from 256 MiB end beyond 4 GiB.
-    PlaceRequest r = request(64);
+    Request r = request(64);
     r.symmetric_size = 60 * MiB;
     EXPECT_EQ(std::string(failure([&] { plan_tile(pro(), pro_image, r); }).what()),
               "64 PEs x 64 MiB partitions from ram_base 0x10000000, then their console mailboxes (64 x 4160 bytes), "
@@ -814,7 +815,7 @@ TEST_F(TilePlanTest, PhysicalMemory) {
 }
 
 TEST_F(TilePlanTest, BootBlockBytes) {
-    PlaceRequest r = request(3);
+    Request r = request(3);
     r.argv = {"build/app.elf", "-v", "", "last arg"};
     r.env = {"SHMEM_DEBUG=1", "X=y"};
     const TilePlan p = plan_tile(gx(), gx_image, r);
@@ -847,7 +848,7 @@ TEST_F(TilePlanTest, BootBlockBytes) {
 
 TEST_F(TilePlanTest, ArgumentsMustFit) {
     // 4008 bytes of strings fit, one more does not.
-    PlaceRequest r = request(1);
+    Request r = request(1);
     r.argv = {"app.elf", std::string(4008 - 8 - 1, 'a')};
     EXPECT_NO_THROW(plan_tile(gx(), gx_image, r));
     r.argv[1] += 'a';
@@ -900,13 +901,13 @@ TEST_F(TilePlanTest, RelocatedTilePro) {
     std::vector<TestRela> r = tile_relocations(ELFCLASS32);
     r[0].addend = -4;
     set_tile_relocations(e, r);
-    const Image img = load_image(write_file(dir.path(), "neg.elf", e.bytes()), pro());
+    const Image img = oshrun_test::load(write_file(dir.path(), "neg.elf", e.bytes()), pro());
     EXPECT_EQ(img.relocations[0].addend, -4);
     EXPECT_EQ(le32(relocate_tile_image(pro(), img, 0x10010000), 0x2000), 0x1000fffcu);
 }
 
 TEST_F(TilePlanTest, DryRunText) {
-    const std::string text = format_tile_plan(gx(), plan(7), gx_image);
+    const std::string text = tile_plan_text(gx(), plan(7), gx_image);
     EXPECT_HAS(text, "target tilegx: 7 PEs on a 2x6 rectangle (rows x cols) of the 6x6 tiles from tile x 0 y 0; PE k "
                      "at x = 0 + k % 6, y = 0 + k / 6\n");
     EXPECT_HAS(text, "partition 64 MiB (log2 26) per PE from ram_base 0x10000000: boot block at +0x0, image at "
@@ -925,7 +926,7 @@ TEST_F(TilePlanTest, DryRunText) {
 }
 
 TEST_F(TilePlanTest, BootDirFiles) {
-    PlaceRequest r = request(3);
+    Request r = request(3);
     r.env = {"SHMEM_X=1"};
     const TilePlan p = plan_tile(gx(), gx_image, r);
     const std::string boot = dir.path() + "/boot/sub";  // created, parents too
@@ -944,7 +945,7 @@ TEST_F(TilePlanTest, BootDirFiles) {
     }
     EXPECT_FALSE(std::filesystem::exists(boot + "/pe3.boot"));
     const std::string plan_txt = slurp(boot + "/plan.txt");
-    EXPECT_EQ(plan_txt.rfind(format_tile_plan(gx(), p, gx_image), 0), 0u) << plan_txt;  // the dry-run text first
+    EXPECT_EQ(plan_txt.rfind(tile_plan_text(gx(), p, gx_image), 0), 0u) << plan_txt;  // the dry-run text first
     EXPECT_HAS(plan_txt, "pe0.boot: 4096 bytes to 0x10000000 (tile x 0 y 0)\n");
     EXPECT_HAS(plan_txt, "pe2.image: 20480 bytes to 0x18010000 (tile x 2 y 0: start at 0x18010100 with r0 = "
                          "0x18000000)\n");
@@ -972,7 +973,8 @@ TEST(TileCli, BootDirOption) {
     }
     EXPECT_EQ(close_options("--boot-dri"), std::vector<std::string>{"--boot-dir"});
     const std::string u = usage();
-    for (const char* s : {"--boot-dir DIR", "tilegx 1..36, tilepro 1..64", "pe<k>.boot", "plan.txt", "docs/tile.md"})
+    for (const char* s : {"--boot-dir DIR", "  tilegx        1..36 PEs", "  tilepro       1..64 PEs", "pe<k>.boot",
+                          "plan.txt", "docs/tile.md"})
         EXPECT_HAS(u, s);
 }
 
@@ -1065,18 +1067,18 @@ TEST_F(TileOshrun, Refusals) {
     // --boot-dir belongs to the TILE targets.
     const std::string virt = write_file(dir.path(), "virt.elf", valid_elf().bytes());
     EXPECT_EQ(oshrun("--target virt-rv64 --dry-run --boot-dir " + dir.path() + "/x " + virt), 2);
-    EXPECT_EQ(err, "oshrun: --boot-dir is an option of the TILE targets (tilegx, tilepro), whose boot files it "
-                   "writes; virt-rv64 does not take it\n");
+    EXPECT_EQ(err, "oshrun: --boot-dir is an option of tilegx, tilepro; virt-rv64 does not take it\n");
     EXPECT_EQ(oshrun("--target epiphany-e16 --boot-dir x " + image), 2);
     EXPECT_HAS(err, "epiphany-e16 does not take it");
     EXPECT_FALSE(std::filesystem::exists(dir.path() + "/x"));
     // Options of the other backends.
     EXPECT_EQ(oshrun("--target tilegx --backend sim --dry-run " + image), 2);
-    EXPECT_HAS(err, "--backend sim: tilegx has no backend that can start its tiles");
+    EXPECT_EQ(err, "oshrun: --backend is an option of epiphany-e16, epiphany-e64; tilegx does not take it\n");
     EXPECT_EQ(oshrun("--target tilegx --emulator /bin/true --dry-run " + image), 2);
-    EXPECT_HAS(err, "--emulator: tilegx has no emulator");
+    EXPECT_EQ(err, "oshrun: --emulator is an option of virt-rv64, epiphany-e16, epiphany-e64; tilegx does not take "
+                   "it\n");
     EXPECT_EQ(oshrun("--target tilegx --gdb 0 " + image), 2);
-    EXPECT_HAS(err, "--gdb is an option of virt-rv64 (QEMU); tilegx does not take it");
+    EXPECT_EQ(err, "oshrun: --gdb is an option of virt-rv64, linux; tilegx does not take it\n");
     EXPECT_EQ(oshrun("--target tilegx --icount " + image), 2);
     EXPECT_EQ(oshrun("--target tilegx --partition-size 0 " + image), 2);
     EXPECT_HAS(err, "--partition-size must not be 0");

@@ -1,0 +1,452 @@
+// The linux target's backend: every PE is a process of this host, forked here, with one shared memory object for
+// the symmetric memory of all (crt/linux/crt.cpp maps it; port/linux/shmem_port.hpp says how).
+//
+// A run: a memfd (anonymous, so no other process can open it; close-on-exec here, inherited by the PEs alone)
+// holding a control page; N children, each with its own stdout and stderr pipes and stdin from /dev/null, pinned to
+// a CPU each when there are enough, ASLR off (so that every PE's static data has the same addresses, as on a
+// bare-metal target), exec'd with oshrun's environment plus the PEs' (SHMEM_* and -x) and SHMEM_LINUX_*. oshrun then
+// relays each PE's output line by line (never interleaved) and waits for the PEs' ends through pidfds:
+//   - a PE that ends with 0 is done; the run ends with 0 when all are;
+//   - the first PE that ends otherwise ends the run: with the status in the control page's exit word if a PE set it
+//     (shmem_global_exit, a library report, a fault report), else with that PE's exit status, or, for a PE killed by
+//     a signal, with 128 + the signal after a report naming the PE and the signal; the other PEs are killed;
+//   - --timeout, or a signal to oshrun, kills every PE (124, 128 + the signal).
+// No PE outlives oshrun: each dies with it (PR_SET_PDEATHSIG) and is registered with the watchdog
+// (core/process.hpp).
+#include "linux.hpp"
+
+#include <fcntl.h>
+#include <gelf.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/personality.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <iostream>
+#include <memory>
+
+#include "core/common.hpp"
+#include "core/console.hpp"
+#include "core/process.hpp"
+
+extern char** environ;
+
+namespace oshrun {
+
+namespace {
+
+struct Fd {
+    int fd = -1;
+    Fd() = default;
+    explicit Fd(int f) : fd(f) {}
+    Fd(const Fd&) = delete;
+    Fd& operator=(const Fd&) = delete;
+    ~Fd() {
+        if (fd >= 0) close(fd);
+    }
+    void reset() {
+        if (fd >= 0) close(fd);
+        fd = -1;
+    }
+};
+
+[[noreturn]] void refuse(const std::string& path, const std::string& what) { throw Failure(path + ": " + what, 2); }
+
+#if defined(__x86_64__)
+constexpr unsigned kHostMachine = EM_X86_64;
+#elif defined(__aarch64__)
+constexpr unsigned kHostMachine = EM_AARCH64;
+#else
+constexpr unsigned kHostMachine = EM_NONE;
+#endif
+
+// The qemu-user binfmt handler that runs another machine's programs here, if the kernel has one: "" if none.
+std::string binfmt_handler(unsigned machine) {
+    const char* name = machine == EM_AARCH64 ? "qemu-aarch64" : machine == EM_X86_64 ? "qemu-x86_64" : nullptr;
+    if (!name) return "";
+    FILE* f = std::fopen((std::string("/proc/sys/fs/binfmt_misc/") + name).c_str(), "r");
+    if (!f) return "";
+    char line[64] = {};
+    const bool enabled = std::fgets(line, sizeof line, f) && std::strncmp(line, "enabled", 7) == 0;
+    std::fclose(f);
+    return enabled ? name : "";
+}
+
+bool has_symbol(Elf* e, const char* name, bool& had_table) {
+    had_table = false;
+    for (Elf_Scn* scn = elf_nextscn(e, nullptr); scn; scn = elf_nextscn(e, scn)) {
+        GElf_Shdr sh;
+        if (!gelf_getshdr(scn, &sh) || (sh.sh_type != SHT_SYMTAB && sh.sh_type != SHT_DYNSYM) || sh.sh_entsize == 0)
+            continue;
+        Elf_Data* data = elf_getdata(scn, nullptr);
+        if (!data) continue;
+        if (sh.sh_type == SHT_SYMTAB) had_table = true;
+        for (size_t i = 0; i < sh.sh_size / sh.sh_entsize; ++i) {
+            GElf_Sym sym;
+            if (!gelf_getsym(data, int(i), &sym)) break;
+            const char* s = elf_strptr(e, sh.sh_link, sym.st_name);
+            if (s && std::strcmp(s, name) == 0 && sym.st_shndx != SHN_UNDEF) return true;
+        }
+    }
+    return false;
+}
+
+}  // namespace
+
+bool is_host_program(const std::string& program) {
+    Fd fd(open(program.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
+    struct stat st;
+    if (fd.fd < 0 || fstat(fd.fd, &st) != 0 || !S_ISREG(st.st_mode)) return false;
+    unsigned char h[20] = {};
+    if (pread(fd.fd, h, sizeof h, 0) != ssize_t(sizeof h) || std::memcmp(h, ELFMAG, SELFMAG) != 0 ||
+        h[EI_DATA] != ELFDATA2LSB)
+        return false;
+    const unsigned machine = unsigned(h[18]) | unsigned(h[19]) << 8;  // e_machine, little-endian
+    return machine == kHostMachine && kHostMachine != EM_NONE;
+}
+
+Image load_linux_image(const std::string& path, const Target& t) {
+    Fd fd(open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
+    if (fd.fd < 0) refuse(path, std::string("cannot open: ") + std::strerror(errno));
+    struct stat st;
+    if (fstat(fd.fd, &st) != 0 || !S_ISREG(st.st_mode)) refuse(path, "not a regular file");
+    if (access(path.c_str(), X_OK) != 0) refuse(path, "not executable (chmod +x, or build it with oshcc)");
+    if (elf_version(EV_CURRENT) == EV_NONE) throw Failure("libelf is too old", 1);
+    std::unique_ptr<Elf, int (*)(Elf*)> elf(elf_begin(fd.fd, ELF_C_READ, nullptr), elf_end);
+    GElf_Ehdr h;
+    if (!elf || elf_kind(elf.get()) != ELF_K_ELF || !gelf_getehdr(elf.get(), &h))
+        refuse(path, "not an ELF file a Linux kernel runs");
+    if (h.e_type != ET_EXEC && h.e_type != ET_DYN) refuse(path, "not an executable (ELF type " + std::to_string(h.e_type) + ")");
+    // Another machine's program runs under qemu-user: through the kernel's binfmt handler, or oshrun starts
+    // qemu-<machine> itself (with the Debian cross sysroot for its shared libraries, unless QEMU_LD_PREFIX says).
+    std::vector<std::string> launcher;
+    if (h.e_machine != kHostMachine && binfmt_handler(h.e_machine).empty()) {
+        const char* qemu = h.e_machine == EM_AARCH64 ? "qemu-aarch64" : h.e_machine == EM_X86_64 ? "qemu-x86_64" : nullptr;
+        const std::string found = qemu ? find_on_path(qemu) : "";
+        if (found.empty())
+            refuse(path, std::string("ELF machine is ") + elf_machine_name(h.e_machine) + "; this host runs " +
+                             elf_machine_name(kHostMachine) + " programs (and has neither a qemu-user binfmt handler " +
+                             "nor " + (qemu ? qemu : "a qemu-user") + " on PATH for " + elf_machine_name(h.e_machine) + ")");
+        launcher.push_back(found);
+    }
+    bool had_table = false;
+    if (!has_symbol(elf.get(), "shmem_linux_preinit", had_table) && had_table)
+        refuse(path, std::string("not a libshmem program for the ") + t.name + " target (it has no shmem_linux_preinit); " +
+                         "build it with oshcc --target linux or add_shmem_executable");
+    Image img;
+    img.path = path;
+    img.file_size = uint64_t(st.st_size);
+    img.launcher = launcher;
+    return img;
+}
+
+namespace {
+
+struct Pe {
+    pid_t pid = -1;
+    Fd out, err, pidfd;
+    bool ended = false;
+    int status = 0;
+};
+
+std::string signal_text(int sig) {
+    const char* abbrev = sigabbrev_np(sig);
+    return std::to_string(sig) + " (" + (abbrev ? std::string("SIG") + abbrev + ", " : "") + strsignal(sig) + ")";
+}
+
+int online_cpus() {
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) != 0) return 1;
+    return CPU_COUNT(&set);
+}
+
+// The k-th CPU this process may run on.
+int nth_cpu(int k) {
+    cpu_set_t set;
+    sched_getaffinity(0, sizeof set, &set);
+    for (int c = 0; c < CPU_SETSIZE; ++c)
+        if (CPU_ISSET(c, &set) && k-- == 0) return c;
+    return -1;
+}
+
+// Reads what PE pe's stdout (is_err false) or stderr pipe holds now into the console; false at end of file.
+bool relay(int fd, Console& console, unsigned pe, bool is_err, size_t max_reads = 16) {
+    return drain(fd, [&](const char* bytes, size_t n) { console.feed_text(pe, is_err, bytes, n); }, max_reads);
+}
+
+}  // namespace
+
+LinuxPlan plan_linux(const Target&, const Image&, const Request& req) {
+    LinuxPlan plan;
+    plan.npes = req.npes;
+    plan.heap = symmetric_size(req).value_or(kLinuxDefaultHeap);
+    plan.cpus = online_cpus();
+    plan.pin = int(plan.npes) <= plan.cpus;
+    // A waiter polls a while before it sleeps where it has a CPU of its own.
+    plan.spin = plan.pin && plan.npes > 1 ? 2000 : 0;
+    // Oversubscribed, it yields its CPU a few times first: the PE it waits for may be the one that runs next here.
+    plan.yields = plan.pin ? 0 : 64;
+    plan.argv = req.argv;
+    plan.gdb_pe = req.gdb_pe;
+    if (plan.gdb_pe && *plan.gdb_pe >= plan.npes)
+        throw Failure("--gdb " + std::to_string(*plan.gdb_pe) + ": there are PEs 0 to " +
+                      std::to_string(plan.npes - 1), 2);
+    return plan;
+}
+
+std::string linux_plan_text(const Target& t, const LinuxPlan& plan, const Image&) {
+    char line[256];
+    std::snprintf(line, sizeof line, "target %s: %u PEs as processes, symmetric heap %s each, %d CPUs%s\n", t.name,
+                  plan.npes, size_text(plan.heap).c_str(), plan.cpus,
+                  plan.pin ? ", PE k pinned to CPU k" : " (oversubscribed: not pinned)");
+    std::string out = line;
+    for (unsigned k = 0; k < plan.npes; ++k)
+        out += "pe " + std::to_string(k) + ": " + shell_join(plan.argv) +
+               (plan.gdb_pe && *plan.gdb_pe == k ? " (under gdb)" : "") + "\n";
+    return out;
+}
+
+const std::vector<Target>& LinuxBackend::targets() const {
+    // The host's own programs: load (load_linux_image) reads them, not load_image.
+    static const std::vector<Target> list = {
+        {"linux", "this host's Linux, one process per PE", 512, 0, 0, 0, 0, 0, 0, 0, 0, 0, false, {}},
+    };
+    return list;
+}
+
+const Target* LinuxBackend::claims(const std::string& program) const {
+    return is_host_program(program) ? &targets().front() : nullptr;
+}
+
+bool LinuxBackend::takes(Option o) const { return o == Option::symmetric_size || o == Option::gdb; }
+
+std::string LinuxBackend::help() const {
+    return "linux (the target of a program of this host's machine when --target is not given):\n"
+           "  --symmetric-size SIZE  symmetric heap per PE: bytes, or with a K, M, G suffix\n"
+           "                         (default: $SHMEM_SYMMETRIC_SIZE, else 64M)\n"
+           "  --gdb PE               run PE under gdb (gdb, else gdb-multiarch, from PATH) in this terminal; the\n"
+           "                         other PEs wait for it at start-up; no time limit\n"
+           "\n";
+}
+
+Image LinuxBackend::load(const Target& t, const Request& req) const { return load_linux_image(req.program, t); }
+
+int LinuxBackend::run(const Target& t, const Image& img, const Request& req) const {
+    const LinuxPlan plan = plan_linux(t, img, req);
+    if (req.dry_run) {
+        std::fputs(linux_plan_text(t, plan, img).c_str(), stdout);
+        return 0;
+    }
+    const unsigned n = plan.npes;
+    const uint64_t heap = plan.heap;
+    const bool pin = plan.pin;
+    const unsigned spin = plan.spin, yields = plan.yields;
+    const std::string program = req.argv.at(0);
+    std::string gdb;
+    if (req.gdb_pe) {
+        gdb = find_on_path("gdb");
+        if (gdb.empty()) gdb = find_on_path("gdb-multiarch");
+        if (gdb.empty()) throw Failure("--gdb: neither gdb nor gdb-multiarch is on PATH (Debian: apt-get install gdb)", 127);
+    }
+
+    // The shared memory: the control page now; each PE grows it to the page plus N slices (they all agree).
+    Fd mem(int(syscall(SYS_memfd_create, "oshrun-symmetric", MFD_CLOEXEC)));
+    if (mem.fd < 0) throw Failure(std::string("memfd_create: ") + std::strerror(errno), 1);
+    const long page = sysconf(_SC_PAGESIZE);
+    if (ftruncate(mem.fd, page) != 0) throw Failure(std::string("ftruncate: ") + std::strerror(errno), 1);
+    void* control = mmap(nullptr, size_t(page), PROT_READ | PROT_WRITE, MAP_SHARED, mem.fd, 0);
+    if (control == MAP_FAILED) throw Failure(std::string("mmap: ") + std::strerror(errno), 1);
+    struct Unmap {
+        void* p;
+        long len;
+        ~Unmap() { munmap(p, size_t(len)); }
+    } unmap{control, page};
+    auto* exit_word = static_cast<volatile uint32_t*>(control);
+
+    // The PEs' environment: oshrun's, then the PEs' own variables (SHMEM_*, -x), then the run's.
+    std::vector<std::string> env;
+    for (char** e = environ; *e; ++e) {
+        const char* eq = std::strchr(*e, '=');
+        const std::string name(*e, eq ? size_t(eq - *e) : std::strlen(*e));
+        if (name.rfind("SHMEM_LINUX_", 0) == 0 || env_value(req.env, name)) continue;
+        env.push_back(*e);
+    }
+    env.insert(env.end(), req.env.begin(), req.env.end());
+    if (!img.launcher.empty() && !std::getenv("QEMU_LD_PREFIX") && access("/usr/aarch64-linux-gnu", F_OK) == 0 &&
+        img.launcher[0].find("qemu-aarch64") != std::string::npos)
+        env.push_back("QEMU_LD_PREFIX=/usr/aarch64-linux-gnu");
+    env.push_back("SHMEM_LINUX_FD=" + std::to_string(mem.fd));
+    env.push_back("SHMEM_LINUX_NPES=" + std::to_string(n));
+    env.push_back("SHMEM_LINUX_HEAP=" + std::to_string(heap));
+    env.push_back("SHMEM_LINUX_SPIN=" + std::to_string(spin));
+    env.push_back("SHMEM_LINUX_YIELDS=" + std::to_string(yields));
+
+    Console console(n, std::cout, std::cerr, req.console);
+    const SignalCatcher signals;
+    // The watchdog (core/process.hpp) starts with the first TempDir: it kills every PE's process group should oshrun
+    // die without stopping them (SIGKILL), grandchildren included. The directory itself stays empty.
+    const TempDir watchdog;
+    std::vector<Pe> pes(n);
+    const pid_t parent = getpid();
+    std::fflush(nullptr);
+    for (unsigned k = 0; k < n; ++k) {
+        const bool debugged = req.gdb_pe && *req.gdb_pe == k;
+        int out[2], err[2];
+        if (pipe2(out, O_CLOEXEC) != 0 || pipe2(err, O_CLOEXEC) != 0)
+            throw Failure(std::string("pipe: ") + std::strerror(errno), 1);
+        std::vector<std::string> pe_env = env;
+        pe_env.push_back("SHMEM_LINUX_PE=" + std::to_string(k));
+        std::vector<std::string> argv = req.argv;
+        argv.insert(argv.begin(), img.launcher.begin(), img.launcher.end());
+        if (debugged) argv.insert(argv.begin(), {gdb, "-q", "--args"});
+        const pid_t pid = fork();
+        if (pid < 0) throw Failure(std::string("fork: ") + std::strerror(errno), 1);
+        if (pid == 0) {
+            // A PE under gdb keeps the terminal (oshrun's process group, its stdin and output); the others have a
+            // group of their own, stdin from /dev/null and their output on the pipes.
+            tie_child_to(parent, !debugged);
+            if (!debugged) {
+                const int null = open("/dev/null", O_RDONLY);
+                if (null >= 0) dup2(null, 0);
+                dup2(out[1], 1);
+                dup2(err[1], 2);
+            }
+            fcntl(mem.fd, F_SETFD, 0);  // the shared memory is the one descriptor the PE inherits
+            if (pin) {
+                cpu_set_t set;
+                CPU_ZERO(&set);
+                CPU_SET(nth_cpu(int(k)), &set);
+                sched_setaffinity(0, sizeof set, &set);
+            }
+            personality(ADDR_NO_RANDOMIZE);
+            std::vector<char*> cargv, cenv;
+            for (std::string& a : argv) cargv.push_back(a.data());
+            cargv.push_back(nullptr);
+            for (std::string& e : pe_env) cenv.push_back(e.data());
+            cenv.push_back(nullptr);
+            execve(cargv[0], cargv.data(), cenv.data());
+            const std::string msg = "oshrun: PE " + std::to_string(k) + ": cannot run " + cargv[0] + ": " +
+                                    std::strerror(errno) + "\n";
+            (void)!write(2, msg.data(), msg.size());
+            _exit(127);
+        }
+        watch_child(pid, !debugged);
+        close(out[1]);
+        close(err[1]);
+        Pe& pe = pes[k];
+        pe.pid = pid;
+        pe.out.fd = out[0];
+        pe.err.fd = err[0];
+        fcntl(pe.out.fd, F_SETFL, O_NONBLOCK);
+        fcntl(pe.err.fd, F_SETFL, O_NONBLOCK);
+        pe.pidfd.fd = int(syscall(SYS_pidfd_open, pid, 0));
+        if (debugged) {
+            pe.out.reset();
+            pe.err.reset();
+        }
+    }
+    mem.reset();  // the PEs hold it now (and the control page's mapping keeps it for oshrun)
+    if (req.gdb_pe)
+        std::fprintf(stderr, "oshrun: PE %u runs under %s (type 'run' there; the others wait for it at start-up)\n",
+                     *req.gdb_pe, gdb.c_str());
+
+    using clock = std::chrono::steady_clock;
+    const auto start = clock::now();
+    const double timeout = req.gdb_pe ? 0 : req.timeout.value_or(0);
+    unsigned running = n;
+    int result = -1;        // the run's status once decided
+    std::string report;     // oshrun's own line about it, if any
+    const auto kill_all = [&] {
+        for (Pe& pe : pes)
+            if (!pe.ended) kill(pe.pid, SIGKILL);
+    };
+    const auto reap = [&](unsigned k, int status) {
+        Pe& pe = pes[k];
+        pe.ended = true;
+        pe.status = status;
+        pe.pidfd.reset();
+        --running;
+        if (result >= 0) return;
+        const uint32_t word = *exit_word;
+        if (word != 0) {  // a PE ended the run (the first to say so wins)
+            result = int(word & 0xff);
+            return;
+        }
+        if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return;
+        if (WIFEXITED(status)) {
+            result = WEXITSTATUS(status);
+        } else {
+            const int sig = WTERMSIG(status);
+            result = 128 + sig;
+            report = "oshrun: PE " + std::to_string(k) + " was killed by signal " + signal_text(sig);
+        }
+    };
+
+    while (running > 0) {
+        std::vector<pollfd> fds;
+        std::vector<std::pair<unsigned, int>> what;  // (PE, 0 stdout / 1 stderr / 2 its end)
+        for (unsigned k = 0; k < n; ++k) {
+            Pe& pe = pes[k];
+            if (pe.out.fd >= 0) fds.push_back({pe.out.fd, POLLIN, 0}), what.push_back({k, 0});
+            if (pe.err.fd >= 0) fds.push_back({pe.err.fd, POLLIN, 0}), what.push_back({k, 1});
+            if (!pe.ended && pe.pidfd.fd >= 0) fds.push_back({pe.pidfd.fd, POLLIN, 0}), what.push_back({k, 2});
+        }
+        int wait_ms = 100;  // without pidfds, ends are noticed by waitpid below at this pace
+        if (timeout > 0) {
+            const double left = timeout - std::chrono::duration<double>(clock::now() - start).count();
+            if (left <= 0) {
+                kill_all();
+                console.finish();
+                std::cout.flush();
+                std::fprintf(stderr, "oshrun: timeout: %s did not finish within %g s on %u PEs; PEs killed\n",
+                             program.c_str(), timeout, n);
+                return 124;
+            }
+            wait_ms = std::min(wait_ms, int(left * 1000) + 1);
+        }
+        const int ready = poll(fds.data(), fds.size(), wait_ms);
+        if (ready < 0 && errno != EINTR) throw Failure(std::string("poll: ") + std::strerror(errno), 1);
+        if (const int sig = SignalCatcher::received()) {
+            kill_all();
+            console.finish();
+            std::cout.flush();
+            std::fprintf(stderr, "oshrun: interrupted by %s; PEs stopped\n", strsignal(sig));
+            return 128 + sig;
+        }
+        for (size_t i = 0; ready > 0 && i < fds.size(); ++i) {
+            if (fds[i].revents == 0) continue;
+            const auto [k, kind] = what[i];
+            if (kind == 2) continue;  // reaped below
+            Fd& fd = kind == 0 ? pes[k].out : pes[k].err;
+            if (!relay(fd.fd, console, k, kind == 1)) fd.reset();
+        }
+        for (int status; running > 0;) {
+            const pid_t w = waitpid(-1, &status, WNOHANG);
+            if (w <= 0) break;
+            for (unsigned k = 0; k < n; ++k)
+                if (pes[k].pid == w && !pes[k].ended) reap(k, status);
+        }
+        if (result >= 0) kill_all();
+    }
+    // Every PE has ended: what is left in the pipes (a PE's last lines) comes out before the report.
+    for (unsigned k = 0; k < n; ++k) {
+        if (pes[k].out.fd >= 0) relay(pes[k].out.fd, console, k, false, 1 << 20);
+        if (pes[k].err.fd >= 0) relay(pes[k].err.fd, console, k, true, 1 << 20);
+    }
+    console.finish();
+    std::cout.flush();
+    if (!report.empty()) std::fprintf(stderr, "%s\n", report.c_str());
+    return result < 0 ? 0 : result;
+}
+
+}  // namespace oshrun

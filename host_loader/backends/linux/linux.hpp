@@ -1,0 +1,56 @@
+// The linux backend (PEs as processes of this host): its image check, its plan and its run (linux.cpp).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/backend.hpp"
+#include "core/image.hpp"
+#include "core/request.hpp"
+#include "core/target.hpp"
+
+namespace oshrun {
+
+constexpr uint64_t kLinuxDefaultHeap = 64ull << 20;  // as virt-rv64's partitions up to 16 PEs
+
+// An executable this host runs (its own machine, or one a qemu-user binfmt handler runs), linked with libshmem's
+// linux port (it has shmem_linux_preinit, unless it is stripped). Only path, file_size and launcher are filled in.
+Image load_linux_image(const std::string& path, const Target& t);
+
+// Whether program is an ELF file of this host's machine (the file is not read beyond its header).
+bool is_host_program(const std::string& program);
+
+// The run's plan: every PE a process, the symmetric heap each maps, whether each has a CPU of its own.
+struct LinuxPlan {
+    unsigned npes = 0;
+    uint64_t heap = 0;               // bytes of symmetric heap per PE
+    int cpus = 0;                    // the CPUs oshrun may run on
+    bool pin = false;                // PE k pinned to the k-th of them (npes <= cpus)
+    unsigned spin = 0, yields = 0;   // how a waiting PE polls (pinned) or yields (oversubscribed) before it sleeps
+    std::vector<std::string> argv;   // every PE's
+    std::optional<unsigned> gdb_pe;  // the PE that runs under gdb
+};
+
+// The plan for req (npes, the symmetric heap asked for, argv, --gdb) on this host's CPUs. Throws Failure (status 2)
+// if the heap size asked for is not a size.
+LinuxPlan plan_linux(const Target& t, const Image& img, const Request& req);
+
+// What --dry-run prints: the target, the heap and the CPUs, one line per PE with its command line.
+std::string linux_plan_text(const Target& t, const LinuxPlan& plan, const Image& img);
+
+class LinuxBackend final : public Backend {
+public:
+    const std::vector<Target>& targets() const override;
+    // linux for a program of this host's machine (is_host_program).
+    const Target* claims(const std::string& program) const override;
+    bool takes(Option o) const override;  // --symmetric-size, --gdb
+    std::string help() const override;
+    // load_linux_image.
+    Image load(const Target& t, const Request& req) const override;
+    // Forks the PEs (one under gdb with --gdb), relays their output, returns the run's status.
+    int run(const Target& t, const Image& img, const Request& req) const override;
+};
+
+}  // namespace oshrun
