@@ -3,6 +3,8 @@
 // function-local statics, and the handlers a vtable may name. C++ there is without exceptions and RTTI, so a new
 // that cannot allocate reports and ends the run (134) instead of throwing; the nothrow forms return nullptr.
 // A port whose toolchain has libstdc++ (Epiphany) compiles none of this: libstdc++'s own would clash.
+#include "config.hpp"
+
 #if SHMEM_CRT_CXX_RUNTIME
 
 #include <stddef.h>
@@ -10,7 +12,7 @@
 #include <stdlib.h>
 
 #include "message.hpp"
-#include "shmem_port.hpp"
+#include "port.hpp"
 
 // <new> does not exist here; these are the declarations it would make (the mangled names are all that matter).
 namespace std {

@@ -5,7 +5,15 @@
 //    that never uses stdio, and every byte of a 32 KB bank counts.
 // Handlers run in reverse order of registration, then the destructors (.fini_array), then the port's _exit().
 // SHMEM_CRT_MAX_ATEXIT handlers fit (a port setting: 32 by default, 8 on Epiphany); one more is refused (-1).
+//
+// abort() and assert's __assert_func are here too, in the object every program links (the startup code calls
+// exit), so that they come before the C library's, which the linker searches after libshmem.a: picolibc's abort
+// would raise a signal through raise/getpid/kill and its __assert_func fprintf, newlib's end with 1 and say nothing.
+// Unused, they go with --gc-sections.
 #include <stdlib.h>
+
+#include "message.hpp"
+#include "port.hpp"
 
 #ifndef SHMEM_CRT_MAX_ATEXIT
 #define SHMEM_CRT_MAX_ATEXIT 32
@@ -18,6 +26,8 @@ int __cxa_atexit(void (*fn)(void *), void *arg, void *dso);
 // What C++ passes __cxa_atexit as "this module" (crtbegin.o's, which -nostartfiles leaves out); one module here.
 extern void *__dso_handle;
 [[noreturn]] void _exit(int status);
+[[noreturn]] void abort(void);
+[[noreturn]] void __assert_func(const char *file, int line, const char *func, const char *expr);
 }
 
 namespace {
@@ -27,6 +37,15 @@ void *atexit_args[max_atexit];
 int atexit_count;
 
 void call_plain(void *fn) { reinterpret_cast<void (*)()>(fn)(); }
+
+// A fault of the program's ends the run as a misuse the library reports does (134), saying where; what the program
+// printed so far comes out first.
+[[noreturn]] void fail(shmem::detail::Message &m)
+{
+    shmem::port::flush_console();
+    m.write();
+    shmem::port::end_run(134);
+}
 }  // namespace
 
 extern "C" {
@@ -51,6 +70,23 @@ void exit(int status)
     }
     for (init_fn *f = __fini_array_end; f > __fini_array_start;) (*--f)();
     _exit(status);
+}
+
+void abort(void)
+{
+    shmem::detail::Message m;
+    m.s("libshmem: PE ").i(shmem::port::my_pe()).s(": abort() called");
+    fail(m);
+}
+
+// assert() calls this; func is NULL where the compiler has no function name.
+void __assert_func(const char *file, int line, const char *func, const char *expr)
+{
+    shmem::detail::Message m;
+    m.s("libshmem: PE ").i(shmem::port::my_pe()).s(": assertion failed: ").s(file).s(":").i(line).s(": ");
+    if (func != nullptr) m.s(func).s(": ");
+    m.s(expr);
+    fail(m);
 }
 
 }  // extern "C"

@@ -7,9 +7,11 @@
 #include <sys/times.h>
 #include <time.h>
 
+#include "boot_args.hpp"
 #include "boot_block.h"
+#include "cycle_clock.hpp"
 #include "message.hpp"
-#include "shmem_port.hpp"
+#include "port.hpp"
 
 namespace port = shmem::port;
 using shmem::detail::Message;
@@ -36,8 +38,6 @@ int _getpid(void);
 int _gettimeofday(struct timeval *tv, void *tz);
 clock_t _times(struct tms *buf);
 int clock_gettime(clockid_t clock, struct timespec *ts);
-[[noreturn]] void abort(void);
-[[noreturn]] void __assert_func(const char *file, int line, const char *func, const char *expr);
 [[noreturn]] void _exit(int status);
 }
 
@@ -94,13 +94,7 @@ void shmem_crt_start(struct shmem_ep_boot_block *boot)
     __asm__ volatile("gie" ::: "memory");
 
     char *argv[max_args + 1];
-    int argc = 0;
-    for (uint32_t off = 0; argc < int(boot->argc) && argc < max_args && off < boot->args_len; ++argc) {
-        argv[argc] = boot->args + off;
-        while (off < boot->args_len && boot->args[off] != '\0') ++off;
-        ++off;
-    }
-    argv[argc] = nullptr;
+    const int argc = shmem::crt::split_strings(boot->args, boot->argc, boot->args_len, argv, max_args);
 
     for (init_fn *f = __preinit_array_start; f < __preinit_array_end; ++f) (*f)();
     for (init_fn *f = __init_array_start; f < __init_array_end; ++f) (*f)();
@@ -162,62 +156,17 @@ int _kill(int, int)
 }
 int _getpid(void) { return 1; }
 
-// Time from the core's cycle counter (port::cycles(): 64 bits, CTIMER0 and the count of its wraps; there is no
-// real-time clock on the chip, so CLOCK_REALTIME and gettimeofday count from the core's start too).
-// Linked only by programs that ask for the time: the divisions are libgcc calls on a core without a divider.
-int clock_gettime(clockid_t clock, struct timespec *ts)
-{
-    if (clock != CLOCK_MONOTONIC && clock != CLOCK_REALTIME) {
-        errno = EINVAL;
-        return -1;
-    }
-    const uint64_t c = port::cycles();
-    ts->tv_sec = time_t(c / port::clock_hz);
-    ts->tv_nsec = long(uint32_t(c % port::clock_hz) * uint64_t(1000000000u) / port::clock_hz);
-    return 0;
-}
-
-int _gettimeofday(struct timeval *tv, void *)
-{
-    if (tv != nullptr) {
-        const uint64_t c = port::cycles();
-        tv->tv_sec = time_t(c / port::clock_hz);
-        tv->tv_usec = suseconds_t(uint32_t(c % port::clock_hz) / (port::clock_hz / 1000000u));
-    }
-    return 0;
-}
-
-// newlib's clock() adds up these fields, in CLOCKS_PER_SEC units (clock_t is 32 bits: it wraps, as it may).
-clock_t _times(struct tms *buf)
-{
-    const clock_t t = clock_t(port::cycles() / (port::clock_hz / CLOCKS_PER_SEC));
-    buf->tms_utime = t;
-    buf->tms_stime = buf->tms_cutime = buf->tms_cstime = 0;
-    return t;
-}
-
-// abort and assert end the run as a misuse the library reports does (status 134), saying where (newlib's would
-// raise a signal there is nobody to catch and end with 1, silently).
-void abort(void)
-{
-    Message().s("libshmem: PE ").u(uint64_t(port::geometry.pe)).s(": abort() called").write();
-    port::end_run(134);
-}
-
-void __assert_func(const char *file, int line, const char *func, const char *expr)
-{
-    Message m;
-    m.s("libshmem: PE ").u(uint64_t(port::geometry.pe)).s(": assertion failed: ").s(file).s(":").i(line).s(": ");
-    if (func != nullptr) m.s(func).s(": ");
-    m.s(expr).write();
-    port::end_run(134);
-}
+// Time from the core's cycle counter (port::cycles(): 64 bits, CTIMER0 and the count of its wraps;
+// crt/common/cycle_clock.hpp). The divisions are libgcc calls on a core without a divider.
+int clock_gettime(clockid_t clock, struct timespec *ts) { return shmem::crt::cycle_clock_gettime(clock, ts); }
+int _gettimeofday(struct timeval *tv, void *) { return shmem::crt::cycle_gettimeofday(tv); }
+clock_t _times(struct tms *buf) { return shmem::crt::cycle_times(buf); }
 
 void _exit(int status)
 {
     port::finish(status);
 }
 
-// exit(), atexit(): crt/common/exit.cpp.
+// exit(), atexit(), abort(), assert: crt/common/exit.cpp.
 
 }  // extern "C"

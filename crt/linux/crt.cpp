@@ -1,7 +1,7 @@
 // Start-up of a PE on the linux target, before any constructor runs (.preinit_array): the shared symmetric memory,
 // the PE's identity, line-buffered stdout, the fault report. The C library's own start-up (crt1.o) runs main.
 //
-// What oshrun passes (host_loader/linux.cpp), in the environment:
+// What oshrun passes (host_loader/backends/linux/linux.cpp), in the environment:
 //   SHMEM_LINUX_FD     the shared memory object (a memfd, inherited): a control page, then one slice per PE
 //   SHMEM_LINUX_PE     this PE's number
 //   SHMEM_LINUX_NPES   the number of PEs
@@ -22,7 +22,7 @@
 #include <ucontext.h>
 
 #include "message.hpp"
-#include "shmem_port.hpp"
+#include "port.hpp"
 
 namespace port = shmem::port;
 using shmem::detail::Message;
@@ -31,7 +31,7 @@ extern "C" char __shmem_symmetric_start[], __shmem_static_end[];
 
 namespace {
 
-// The control page at offset 0 of the shared object (host_loader/linux.cpp has the same layout).
+// The control page at offset 0 of the shared object (host_loader/backends/linux/linux.cpp has the same layout).
 struct Control {
     uint32_t exit_word;    // (PE + 1) << 8 | status: the PE that ended the run, and how (port.cpp, end_run)
     uint32_t ready;        // PEs whose memory is set up; every PE waits for all before main

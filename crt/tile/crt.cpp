@@ -10,11 +10,14 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "boot_args.hpp"
 #include "boot_block.h"
+#include "cycle_clock.hpp"
 #include "message.hpp"
-#include "shmem_port.hpp"
+#include "port.hpp"
 
 namespace port = shmem::port;
+using shmem::crt::split_strings;
 using shmem::detail::Message;
 
 extern "C" {
@@ -30,8 +33,6 @@ extern char **environ;  // newlib's; getenv reads it
 // newlib's system calls: for a CPU its configure does not know (TILE), newlib calls them by their POSIX names
 // (write, sbrk, ...: MISSING_SYSCALL_NAMES), declared by its headers.
 int clock_gettime(clockid_t clock, struct timespec *ts);
-[[noreturn]] void abort(void);
-[[noreturn]] void __assert_func(const char *file, int line, const char *func, const char *expr);
 [[noreturn]] void _exit(int status);
 }
 
@@ -40,20 +41,6 @@ namespace {
 // The most argv and environment strings a PE sees (oshrun refuses more).
 constexpr int max_args = SHMEM_TILE_MAX_ARGS;
 constexpr int max_env = SHMEM_TILE_MAX_ENV;
-
-// Up to `max` of the `count` NUL-terminated strings in s[0 .. len) into out[], then a null pointer; returns how
-// many. (argv and the environment.)
-int split_strings(char *s, uint32_t count, uint32_t len, char **out, int max)
-{
-    int k = 0;
-    for (uint32_t off = 0; k < int(count) && k < max && off < len; ++k) {
-        out[k] = s + off;
-        while (off < len && s[off] != '\0') ++off;
-        ++off;
-    }
-    out[k] = nullptr;
-    return k;
-}
 
 // No usable boot block: nothing is known, not even a mailbox. Stop here; the host sees this tile never report.
 [[noreturn]] void stop()
@@ -188,56 +175,13 @@ int kill(pid_t, int)
 }
 pid_t getpid(void) { return 1; }
 
-// Time from the tile's cycle counter at SHMEM_CHIP_HZ (there is no real-time clock: CLOCK_REALTIME and
-// gettimeofday count from the tile's reset too).
-int clock_gettime(clockid_t clock, struct timespec *ts)
-{
-    if (clock != CLOCK_MONOTONIC && clock != CLOCK_REALTIME) {
-        errno = EINVAL;
-        return -1;
-    }
-    const uint64_t c = port::cycles();
-    ts->tv_sec = time_t(c / port::clock_hz);
-    ts->tv_nsec = long((c % port::clock_hz) * 1000000000u / port::clock_hz);
-    return 0;
-}
-
-int gettimeofday(struct timeval *tv, void *)
-{
-    if (tv != nullptr) {
-        const uint64_t c = port::cycles();
-        tv->tv_sec = time_t(c / port::clock_hz);
-        tv->tv_usec = suseconds_t((c % port::clock_hz) / (port::clock_hz / 1000000u));
-    }
-    return 0;
-}
-
-clock_t times(struct tms *buf)
-{
-    const clock_t t = clock_t(port::cycles() / (port::clock_hz / CLOCKS_PER_SEC));
-    buf->tms_utime = t;
-    buf->tms_stime = buf->tms_cutime = buf->tms_cstime = 0;
-    return t;
-}
-
-// abort and assert end the run as a misuse the library reports does (status 134), saying where.
-void abort(void)
-{
-    Message().s("libshmem: PE ").u(uint64_t(port::geometry.pe)).s(": abort() called").write();
-    port::end_run(134);
-}
-
-void __assert_func(const char *file, int line, const char *func, const char *expr)
-{
-    Message m;
-    m.s("libshmem: PE ").u(uint64_t(port::geometry.pe)).s(": assertion failed: ").s(file).s(":").i(line).s(": ");
-    if (func != nullptr) m.s(func).s(": ");
-    m.s(expr).write();
-    port::end_run(134);
-}
+// Time from the tile's cycle counter at SHMEM_CHIP_HZ (crt/common/cycle_clock.hpp).
+int clock_gettime(clockid_t clock, struct timespec *ts) { return shmem::crt::cycle_clock_gettime(clock, ts); }
+int gettimeofday(struct timeval *tv, void *) { return shmem::crt::cycle_gettimeofday(tv); }
+clock_t times(struct tms *buf) { return shmem::crt::cycle_times(buf); }
 
 void _exit(int status) { port::finish(status); }
 
-// exit(), atexit(): crt/common/exit.cpp.
+// exit(), atexit(), abort(), assert: crt/common/exit.cpp.
 
 }  // extern "C"

@@ -2,11 +2,13 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "boot_args.hpp"
 #include "boot_block.h"
 #include "message.hpp"
-#include "shmem_port.hpp"
+#include "port.hpp"
 
 namespace port = shmem::port;
+using shmem::crt::split_strings;
 using shmem::detail::Message;
 
 extern "C" {
@@ -53,20 +55,6 @@ void flush_lines()
 
 // The most environment strings a PE sees (getenv); those after them in the boot block are left out.
 constexpr int max_env = 64;
-
-// Up to `max` of the `count` NUL-terminated strings in s[0 .. len) into out[], then a null pointer; returns how
-// many. (argv and the environment.)
-[[gnu::noinline]] int split_strings(char *s, uint32_t count, uint32_t len, char **out, int max)
-{
-    int k = 0;
-    for (uint32_t off = 0; k < int(count) && k < max && off < len; ++k) {
-        out[k] = s + off;
-        while (off < len && s[off] != '\0') ++off;
-        ++off;
-    }
-    out[k] = nullptr;
-    return k;
-}
 
 const char *trap_name(uint64_t cause)
 {

@@ -1,10 +1,10 @@
 // The C library's hooks on QEMU virt, for picolibc: the private heap behind malloc (sbrk), the environment
 // (environ, for getenv), time (clock_gettime, gettimeofday, times; time() and clock() are picolibc's on top of
-// them), sleeping, abort and assert.
+// them) and sleeping. (abort and assert: crt/common/exit.cpp.)
 //
 // Every program links this object: the startup code sets `environ`, defined here. So these definitions come
-// before picolibc's, which the linker searches after libshmem.a: picolibc's sbrk wants __heap_start/__heap_end,
-// its abort raise/getpid/kill, its __assert_func fprintf. Unused functions go with --gc-sections.
+// before picolibc's, which the linker searches after libshmem.a: picolibc's sbrk wants __heap_start/__heap_end.
+// Unused functions go with --gc-sections.
 #define _GNU_SOURCE 1  // every CLOCK_* name, struct timezone: strict C++17 hides them
 #include <errno.h>
 #include <stddef.h>
@@ -14,11 +14,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "message.hpp"
-#include "shmem_port.hpp"
+#include "port.hpp"
 
 namespace port = shmem::port;
-using shmem::detail::Message;
 
 extern "C" {
 // The private heap: [__shmem_private_heap_start, __shmem_private_heap_end), __private_heap_size bytes after .bss
@@ -30,8 +28,6 @@ char **environ;  // set by the startup code (crt.cpp), before any constructor ru
 void *sbrk(ptrdiff_t incr);
 int gettimeofday(struct timeval *__restrict tv, void *__restrict tz);
 clock_t times(struct tms *buf);
-[[noreturn]] void abort(void);
-[[noreturn]] void __assert_func(const char *file, int line, const char *func, const char *expr);
 }
 
 namespace {
@@ -42,15 +38,6 @@ constexpr uint64_t tps = port::clint::ticks_per_second;
 constexpr uint64_t ns_per_tick = 1000000000 / tps;  // 100 at 10 MHz
 
 uint64_t ticks() { return *port::clint::mtime(); }
-
-// The library's end of a run on a fault of the program's (134, as for a misuse the library reports): what the
-// program printed so far comes out first.
-[[noreturn]] void fail(Message &m)
-{
-    port::flush_console();
-    m.write();
-    port::end_run(134);
-}
 
 // Sleeps (wfi) until mtime reaches `deadline`, with this PE's timer set to it. A software interrupt left raised
 // by an earlier wake-up is cleared first, or wfi would not wait; the library's waits clear it anyway before they
@@ -171,23 +158,6 @@ unsigned sleep(unsigned seconds)
 {
     sleep_until(ticks() + uint64_t(seconds) * tps);
     return 0;
-}
-
-void abort(void)
-{
-    Message m;
-    m.s("libshmem: PE ").i(port::my_pe()).s(": abort() called");
-    fail(m);
-}
-
-// assert() (picolibc's <assert.h>) calls this; func is NULL where the compiler has no function name.
-void __assert_func(const char *file, int line, const char *func, const char *expr)
-{
-    Message m;
-    m.s("libshmem: PE ").i(port::my_pe()).s(": assertion failed: ").s(file).s(":").i(line).s(": ");
-    if (func != nullptr) m.s(func).s(": ");
-    m.s(expr);
-    fail(m);
 }
 
 }  // extern "C"

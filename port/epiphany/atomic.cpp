@@ -7,7 +7,7 @@
 // held for one load and one store; waiting for it spins on TESTSET, which is a round trip to the owner.
 #include <stdint.h>
 
-#include "shmem_port.hpp"
+#include "port.hpp"
 
 namespace {
 

@@ -2,7 +2,8 @@
 #include <stddef.h>
 
 #include "boot_block.h"
-#include "shmem_port.hpp"
+#include "console_ring.hpp"
+#include "port.hpp"
 
 namespace shmem::port {
 
@@ -12,9 +13,6 @@ Geometry geometry;
 namespace {
 
 volatile shmem_ep_mailbox *mailbox() { return reinterpret_cast<volatile shmem_ep_mailbox *>(geometry.mailbox); }
-
-uint32_t console_head;  // bytes this PE has put in its ring
-uint32_t console_tail;  // the host's tail as last read (a remote read: only when the ring looks full)
 
 // Done: sleep for good, still serving interrupts (an IPI get from a PE that is not done yet). The timers stop:
 // nothing waits for the backstop any more, and a simulator (esim) steps every cycle a timer counts, idle or not.
@@ -37,40 +35,10 @@ void post_state(uint32_t state, int status)
 
 }  // namespace
 
-namespace {
-void ring_put(volatile shmem_ep_mailbox *mb, uint32_t &head, char c)
-{
-    // The host empties the ring; while it is full, wait for it (rare: 1 KB of output in flight).
-    while (head - console_tail >= SHMEM_EP_MAILBOX_RING) {
-        mb->head = head;
-        console_tail = mb->tail;
-    }
-    mb->ring[head & (SHMEM_EP_MAILBOX_RING - 1)] = c;
-    ++head;
-}
-}  // namespace
-
 void console_write(char kind, const char *buf, size_t n)
 {
-    volatile shmem_ep_mailbox *mb = mailbox();
-    if (mb == nullptr) return;  // before startup knew the mailbox: nowhere to write
-    uint32_t head = console_head;
-    const unsigned pe = unsigned(geometry.pe);
-    do {
-        const size_t len = n < SHMEM_CONSOLE_MAX_PAYLOAD ? n : SHMEM_CONSOLE_MAX_PAYLOAD;
-        const char header[SHMEM_CONSOLE_HEADER] = {SHMEM_CONSOLE_SOH, kind, char(pe & 0xff), char(pe >> 8),
-                                                   char(len)};
-        for (char c : header) ring_put(mb, head, c);
-        for (size_t i = 0; i < len; ++i) ring_put(mb, head, buf[i]);
-        buf += len;
-        n -= len;
-    } while (n != 0);
-    console_head = head;
-    mb->head = head;
+    crt::ring_write<SHMEM_EP_MAILBOX_RING>(mailbox(), kind, buf, n);
 }
-
-void console_write_early(const char *buf, size_t n) { console_write(SHMEM_CONSOLE_STDERR, buf, n); }
-void flush_console() {}  // console_write has nothing buffered: the host assembles lines per PE
 
 void end_run(int status)
 {

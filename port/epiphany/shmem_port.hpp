@@ -11,35 +11,25 @@
 //    free for software). IDLE sleeps until an interrupt is latched.
 //  - CTIMER0/1 count down while their CONFIG field selects clock cycles; reaching 0 latches the timer interrupt.
 //  - No hardware atomics other than TESTSET, no integer divide, no caches.
+//
+// The hooks' contract is shmem/src/port.hpp, which includes this file; the defaults it gives serve this port for
+// the atomics (TESTSET only: every AMO takes a TESTSET lock), the inline small copy (none), the message network
+// (none: the shmemx channels run over shared memory) and the wake-ups (notify_after_rmw and notify_waiter are
+// notify; wait_notified_after is the arrival, then wait_notified; no stepping through the PEs' copies).
 #pragma once
 
 #include <stddef.h>
 #include <stdint.h>
 
 #include "boot_block.h"
-#include "console_protocol.h"
 #include "shmem_chip.h"
 
 extern "C" char __heap_end[];  // the symmetric heap's end, the stack's lowest word (linker/epiphany/sections.ld)
 
 namespace shmem::port {
 
-inline constexpr const char name[] = SHMEM_CHIP_NAME;
-
-inline constexpr bool has_native_atomics = false;  // TESTSET only: AMOs are per-type TESTSET locks
 inline constexpr bool has_hw_barrier = true;       // WAND (all cores of the chip must take part)
 inline constexpr bool has_dma = true;              // two DMA channels per core
-// No inline small-copy path (has_copy_inline): the core calls put_bytes/get_bytes. Declared, never defined.
-inline constexpr bool has_copy_inline = false;
-bool copy_inline(void *dst, const void *src, size_t n);
-// No message network for the shmemx channels (has_msg_channel): they run over shared memory. Declared, never
-// defined: the library names these only in branches that has_msg_channel = false discards.
-inline constexpr bool has_msg_channel = false;
-inline constexpr unsigned msg_words = 0, msg_budget = 0;
-bool msg_fits(const void *object);
-void msg_send(int pe, const void *object, uint64_t value);
-void msg_poll();
-void set_msg_handler(bool (*handler)(void *object, uint64_t value));
 inline constexpr int max_pes = SHMEM_CHIP_MAX_PES;
 inline constexpr int chip_cores = SHMEM_CHIP_ROWS * SHMEM_CHIP_COLS;
 
@@ -94,23 +84,15 @@ template <class T>
 // cores, external DRAM) are returned as they are. TESTSET and DMA need global addresses.
 inline uintptr_t global_address(uintptr_t a) { return (a >> 20) == 0 ? a | geometry.global[geometry.pe] : a; }
 
-inline bool in_partition(const void *p, size_t n)
-{
-    const uintptr_t a = reinterpret_cast<uintptr_t>(p);
-    return a < 0x8000 && n <= 0x8000 - a;
-}
-
 // The hand-written copy (copy.S): a leaf without a frame, the hardware loop for the bulk. Remote stores are
 // posted (a put costs what the local loads cost); remote loads are round trips, so get is several times slower
-// per byte. With SHMEM_USE_IPI_GET, a large get asks the owner to put instead (port.cpp).
+// per byte. With SHMEM_USE_IPI_GET, a large get asks the owner to put instead (get_bytes, port.cpp).
 // long_call: it stays in local memory when the rest of the code is in DRAM (the library is built -mshort-calls).
 // A C call, so that a put or get that ends with it jumps to it (a tail call, no frame); the assembly sweep (port.cpp)
 // calls it knowing what it clobbers (r0-r3, r12, r16-r25, lr).
 extern "C" [[gnu::long_call]] void shmem_port_copy(void *dst, const void *src, size_t n);
 inline void put_bytes(void *dst_remote, const void *src, size_t n) { shmem_port_copy(dst_remote, src, n); }
-#if SHMEM_USE_IPI_GET
-void get_bytes(void *dst, const void *src_remote, size_t n);
-#else
+#if !SHMEM_USE_IPI_GET
 inline void get_bytes(void *dst, const void *src_remote, size_t n) { shmem_port_copy(dst, src_remote, n); }
 #endif
 
@@ -129,7 +111,7 @@ void wait_dma(unsigned channels);
     fence();
 }
 
-// TESTSET: returns true if the word was already set. It needs a global address, even for this core's own word.
+// TESTSET needs a global address, even for this core's own word.
 inline bool test_and_set(uint32_t *remote_word)
 {
     uint32_t v = 1;
@@ -175,10 +157,6 @@ inline constexpr uint32_t clock_hz = 600000000;
 // transaction and an interrupt on a core that may be busy. The user's waits (shmem_wait_until and the rest) poll
 // their own SRAM instead, which costs the mesh nothing (shmem::detail::wait_user_write).
 
-inline constexpr bool user_writes_notify = false;
-// The user's writes to this PE itself notify nobody (notify_self_harmless: see the virt-rv64 port). (user_writes_notify is false: unused)
-inline constexpr bool notify_self_harmless = false;
-
 inline constexpr uint32_t backstop_cycles = 600000;  // 1 ms at 600 MHz
 
 inline void wake(int pe)
@@ -187,8 +165,8 @@ inline void wake(int pe)
     reg::at(geometry.global[pe] | reg::ilatst) = 1u << irq::user;
 }
 inline void notify(int pe) { wake(pe); }
-inline void notify_after_rmw(int pe) { notify(pe); }
-// A wake-up worked out in advance (the barrier's rounds): the address of the PE's ILATST register.
+// A wake-up worked out in advance (the barrier's rounds): the address of the PE's ILATST register. notify raises
+// the interrupt whatever the PE does, so it is notify_waiter too.
 using Waker = volatile uint32_t *;
 inline Waker waker(int pe) { return &reg::at(geometry.global[pe] | reg::ilatst); }
 inline void notify(Waker w)
@@ -196,9 +174,6 @@ inline void notify(Waker w)
     fence();
     *w = 1u << irq::user;
 }
-inline void notify_after_rmw(Waker w) { notify(w); }
-// The writer's side of wait_notified: notify, which raises the interrupt whatever the PE does.
-inline void notify_waiter(Waker w) { notify(w); }
 
 // The stack guard's check: at every barrier (sync_all, group_barrier) and at the end of the run; a core has no
 // memory protection. Inline, a load, a compare and a branch (not a call: the report never returns, and a call would
@@ -272,22 +247,8 @@ inline void wait_notified(Done done)
 {
     wait_until<false>(done);
 }
-// No stepping through the PEs' copies (has_pe_step): the core's flat sweeps use a table of remote addresses
-// (pe_step and waker_step are declared for the core's code and never called).
-inline constexpr bool has_pe_step = false;
-// Whether an int multiply is one cheap instruction (Group::world multiplies where it is): here a multiply is a
-// floating-point-unit mode switch (some 40 bytes wherever it is written).
+// A multiply is a floating-point-unit mode switch (some 40 bytes wherever it is written).
 inline constexpr bool has_int_multiply = false;
-inline uintptr_t pe_step() { return 0; }
-inline Waker waker_step(Waker w, int, uintptr_t) { return w; }
-// wait_notified for a PE that tells another it waits (arrive(), e.g. a flat sweep's arrival at its root) and is
-// woken only after that: here the arrival, then the same wait.
-template <class Arrive, class Done>
-inline void wait_notified_after(Arrive arrive, Done done)
-{
-    arrive();
-    wait_notified(done);
-}
 
 // The barrier of the whole run (own_barrier_world): the port's own, in assembly (port.cpp), since a core's budget
 // counts every byte and GCC's is 244 B to this one's 168. kind: 0 the build's choice (SHMEM_BARRIER;
@@ -296,7 +257,6 @@ inline void wait_notified_after(Arrive arrive, Done done)
 // barriers in shmem_wand[0], and the barrier waits for that count as a dissemination round waits for its flag.
 // It checks the stack guard first.
 inline constexpr bool own_barrier_world = true;
-void barrier_world(int kind);
 // Rounds of a dissemination barrier or a tree over max_pes PEs: ceil(log2(max_pes)), at least 1.
 inline constexpr int barrier_rounds = max_pes > 1 ? 32 - __builtin_clz(uint32_t(max_pes - 1)) : 1;
 // The collective engine's sweep (shmem/src/collectives.cpp, sweep: the binomial tree up and down, with a
@@ -310,39 +270,27 @@ struct SweepLayout {
     static constexpr int s_dest = 0, s_source = 4, s_bytes = 8, s_elem_shift = 12, s_combine = 16;
     static constexpr int flag_tree = 0, flag_release = barrier_rounds;
 };
-void sweep(const void *group, int root, const void *args);
 
 // The WAND barrier (has_hw_barrier): every core of the chip executes WAND; when all have, the WAND interrupt
 // is latched on all of them. Only usable when the run has every core of the chip (checked by the caller).
 inline void hw_barrier() { barrier_world(1); }
+// It orders nothing (hw_barrier_fences is false): shmem_barrier_all does quiet() (the DMA) first.
 inline bool hw_barrier_usable() { return geometry.npes == chip_cores; }
-inline constexpr bool hw_barrier_fences = false;  // shmem_barrier_all does quiet() (the DMA) first
 inline constexpr const char hw_barrier_needs[] = "every core of the chip (" SHMEM_CHIP_NAME ")";
 
 // ---- platform ---------------------------------------------------------------------------------------------
 
-// No environment (the boot block has no room for one): SHMEM_VERSION/INFO/DEBUG compile away. No private heap
-// either: malloc has nothing to give (crt/epiphany/crt.cpp, _sbrk), so static data and the symmetric heap are
-// all there is, and they touch.
-inline constexpr bool has_environment = false;
-inline constexpr bool has_private_heap = false;
-// The alignment of shmem_malloc's blocks (shmem_align asks for more): every byte of 32 KB counts.
-inline constexpr size_t heap_alignment = 16;
+// No environment (has_environment: the boot block has no room for one): SHMEM_VERSION/INFO/DEBUG compile away. No
+// private heap either (has_private_heap): malloc has nothing to give (crt/epiphany/crt.cpp, _sbrk), so static data
+// and the symmetric heap are all there is, and they touch. shmem_malloc's blocks keep the default alignment
+// (heap_alignment): every byte of 32 KB counts.
 
-// Console records (crt/common/console_protocol.h) go to this PE's mailbox ring in shared DRAM, each console_write
-// as one record or more of `kind` ('o', 'e'); the host reassembles and prints whole lines per PE and stream. The
-// ring is this PE's own: no lock, and console_write_early is console_write (as a stderr record).
-void console_write(char kind, const char *buf, size_t n);
-void flush_console();
-void console_write_early(const char *buf, size_t n);
-inline void console_release_if_mine() {}
+// Console records go to this PE's mailbox ring in shared DRAM (port.cpp, crt/common/console_ring.hpp); the host
+// reassembles and prints whole lines per PE and stream. The ring is this PE's own and buffers nothing: the
+// defaults of console_write_early, flush_console and console_release_if_mine serve it.
 
-[[noreturn]] void finish(int status);
-[[noreturn]] void end_run(int status);
-
-// DMA (has_dma): non-blocking copies on channel `ch` (0 or 1). Returns at once; wait_dma waits.
-void dma_copy(unsigned ch, void *dst, const void *src, size_t n);
-// The smallest _nbi transfer worth a channel (below it, the copy loop is done before a descriptor is written).
+// DMA (has_dma, dma_copy in port.cpp): wait_dma waits. The smallest _nbi transfer worth a channel (below it, the
+// copy loop is done before a descriptor is written):
 inline constexpr size_t dma_min = 64;
 // shmem_ctx_quiet: only this context's channel.
 inline void quiet_channel(unsigned ch)

@@ -2,7 +2,7 @@
 #include <stdio.h>
 
 #include "message.hpp"
-#include "shmem_port.hpp"
+#include "port.hpp"
 
 namespace shmem::port {
 
@@ -68,7 +68,6 @@ void flush_console()
     fflush(stderr);
 }
 
-void console_write_early(const char *buf, size_t n) { write_all(2, buf, n); }
 
 // The exit word: (PE + 1) << 8 | status, set by the first PE that ends the run; oshrun reads it when that PE's
 // process has ended, stops the others and ends with the status.

@@ -31,37 +31,22 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "console_protocol.h"
-
+// The hooks' contract is shmem/src/port.hpp, which includes this file; the defaults it gives serve this port for
+// DMA (none), the inline small copy (none: the C library's memmove is the copy), the wake-ups (a Waker is the PE
+// number; wait_notified is wait_until and notify_waiter is notify; no stepping through the PEs' copies), and the
+// core's own barrier of the whole run and sweep.
 namespace shmem::port {
-
-inline constexpr const char name[] = "linux";
 
 inline constexpr bool has_native_atomics = true;  // the CPU's own atomics work on shared memory
 inline constexpr bool has_hw_barrier = true;      // WAND-style: a counter in PE 0's memory, one futex to wake all
-inline constexpr bool has_dma = false;
-// No inline small-copy path (has_copy_inline): the core calls put_bytes/get_bytes. Declared, never defined.
-inline constexpr bool has_copy_inline = false;
-bool copy_inline(void *dst, const void *src, size_t n);
-inline constexpr size_t dma_min = 0;
-void dma_copy(unsigned ch, void *dst, const void *src, size_t n);
-void quiet_channel(unsigned ch);
 // The shmemx channels' values go through shared memory, unless the build sets SHMEM_LINUX_MSG_CHANNEL: then they
 // travel as messages through a small queue per PE (port.cpp), as they do over TILE's UDN, so that the core's
-// message path (shmem/src/channel.cpp) runs and is tested here. Without it the hooks are declared, never defined:
-// the library names them only in branches that has_msg_channel = false discards.
+// message path (shmem/src/channel.cpp) runs and is tested here.
 #if SHMEM_LINUX_MSG_CHANNEL
 inline constexpr bool has_msg_channel = true;
 inline constexpr unsigned msg_words = 2;    // the object's offset, the value
 inline constexpr unsigned msg_budget = 16;  // the queue's words (as TILE's): a message beyond it is a core bug
-#else
-inline constexpr bool has_msg_channel = false;
-inline constexpr unsigned msg_words = 0, msg_budget = 0;
 #endif
-bool msg_fits(const void *object);
-void msg_send(int pe, const void *object, uint64_t value);
-void msg_poll();
-void set_msg_handler(bool (*handler)(void *object, uint64_t value));
 inline constexpr int max_pes = 512;  // what the library's tables are sized for (PEs are processes: no chip limit)
 
 // Filled in by the startup code (crt/linux/crt.cpp) before any constructor runs.
@@ -87,13 +72,6 @@ template <class T>
 inline T *remote_ptr(T *local, int pe)
 {
     return reinterpret_cast<T *>(reinterpret_cast<uintptr_t>(local) + geometry.delta + uintptr_t(pe) * geometry.stride);
-}
-
-// Is [p, p + n) inside this PE's symmetric memory (static pages, the gap if any, heap)?
-inline bool in_partition(const void *p, size_t n)
-{
-    const uintptr_t a = reinterpret_cast<uintptr_t>(p);
-    return a >= geometry.static_lo && n <= geometry.stride && a - geometry.static_lo <= geometry.stride - n;
 }
 
 // The C library's copy is the fastest there is on the host; memmove because a PE may put to itself, over itself.
@@ -221,10 +199,6 @@ inline void notify(int pe)
     fence();
     wake_if_sleeping(pe);
 }
-// A wake-up worked out in advance (the barrier's rounds): here the PE number is all notify needs.
-using Waker = int;
-inline Waker waker(int pe) { return pe; }
-
 // After a native atomic on PE pe's memory: on x86-64 the atomic was a locked instruction, itself a full fence.
 inline void notify_after_rmw(int pe)
 {
@@ -250,46 +224,12 @@ inline void wait_until(Done done)
     }
     __atomic_store_n(&sleeping, outer, __ATOMIC_RELAXED);
 }
-// The writer's side of wait_notified: here notify, since that wait is wait_until.
-inline void notify_waiter(Waker w) { notify(w); }
-// A wait whose every writer notifies after its write (the library's collective flags): here the same wait.
-template <class Done>
-inline void wait_notified(Done done)
-{
-    wait_until(done);
-}
-// No stepping through the PEs' copies (has_pe_step): the core's flat sweeps use a table of remote addresses
-// (pe_step and waker_step are declared for the core's code and never called).
-inline constexpr bool has_pe_step = false;
-// Whether an int multiply is one cheap instruction (Group::world multiplies where it is): a hardware multiply.
-inline constexpr bool has_int_multiply = true;
-inline uintptr_t pe_step() { return 0; }
-inline Waker waker_step(Waker w, int, uintptr_t) { return w; }
-// wait_notified for a PE that tells another it waits (arrive(), e.g. a flat sweep's arrival at its root) and is
-// woken only after that: here the arrival, then the same wait.
-template <class Arrive, class Done>
-inline void wait_notified_after(Arrive arrive, Done done)
-{
-    arrive();
-    wait_notified(done);
-}
 
-void hw_barrier();
-inline constexpr bool hw_barrier_usable() { return true; }
-// The whole run's barrier is the library's (shmem/src/sync.cpp), over hw_barrier: declared, never defined.
-inline constexpr bool own_barrier_world = false;
-void barrier_world(int kind);
-// The collective engine's sweep is the library's (shmem/src/collectives.cpp): declared, never defined.
-inline constexpr bool own_sweep = false;
-struct SweepLayout;
-void sweep(const void *group, int root, const void *args);
-// On x86-64 the barrier's first access is a locked add, a full fence: shmem_barrier_all needs no quiet() before it.
+// On x86-64 the barrier's (hw_barrier, port.cpp) first access is a locked add, a full fence: shmem_barrier_all
+// needs no quiet() before it (hw_barrier_fences).
 #if defined(__x86_64__)
 inline constexpr bool hw_barrier_fences = true;
-#else
-inline constexpr bool hw_barrier_fences = false;
 #endif
-inline constexpr const char hw_barrier_needs[] = "nothing";
 
 // ---- platform ---------------------------------------------------------------------------------------------
 
@@ -301,17 +241,11 @@ inline constexpr bool has_private_heap = true;
 // 16-byte aligned block ran at 99 GB/s, into a 64-byte aligned one at 125).
 inline constexpr size_t heap_alignment = 64;
 
-// The library's own reports: straight to the PE's stdout or stderr (pipes that oshrun reads line by line).
-void console_write(char kind, const char *buf, size_t n);
+// The library's own reports go straight to the PE's stdout or stderr (pipes that oshrun reads line by line);
+// flush_console flushes the C library's streams. finish(0) leaves this PE's memory reachable (it is the shared
+// object, which outlives the process); end_run's status goes to oshrun in the exit word, and oshrun stops the
+// other PEs. end_run_early is end_run for the startup code before the exit word is known.
 void flush_console();
-void console_write_early(const char *buf, size_t n);
-inline void console_release_if_mine() {}
-
-// 0: this PE is done (its memory stays reachable: it is the shared object, which outlives the process).
-// Non-zero: the run ends with that status (oshrun stops the other PEs).
-[[noreturn]] void finish(int status);
-// Ends the whole run now with `status`: the exit word says so to oshrun, which stops the other PEs.
-[[noreturn]] void end_run(int status);
 [[noreturn]] void end_run_early(int status);
 
 }  // namespace shmem::port

@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "shmem_port.hpp"
+#include "port.hpp"
 
 #if !SHMEM_CHIP_NATIVE_ATOMICS
 

@@ -1,5 +1,5 @@
 // The put/get copy of the TILE port, as a template over the machine word (TILE-Gx: 8-byte ld/st; TILEPro: 4-byte
-// lw/sw), so that the host's unit tests run the very code the tiles do (host_loader/tests/test_tile_port.cpp).
+// lw/sw), so that the host's unit tests run the very code the tiles do (port/tile/tests/test_tile_port.cpp).
 //
 // Remote memory is plain coherent memory: put (local loads, remote stores) and get (remote loads, local stores)
 // are the same loop. When dst and src agree modulo the word size the body moves four words per iteration, loads

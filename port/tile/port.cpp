@@ -3,8 +3,9 @@
 #include <stddef.h>
 
 #include "boot_block.h"
+#include "console_ring.hpp"
 #include "message.hpp"
-#include "shmem_port.hpp"
+#include "port.hpp"
 
 namespace shmem::port {
 
@@ -20,9 +21,6 @@ udn::Inbox inbox;
 namespace {
 
 volatile shmem_tile_mailbox *mailbox() { return reinterpret_cast<volatile shmem_tile_mailbox *>(geometry.mailbox); }
-
-uint32_t console_head;  // bytes this PE has put in its ring
-uint32_t console_tail;  // the host's tail as last read (only when the ring looks full)
 
 // Done: stop for good. `nap` sleeps until an interrupt, and this port enables none: the tile stays asleep, its
 // memory still reachable by the other PEs (its cache lines are served by the hardware, not by its pipeline).
@@ -41,43 +39,12 @@ void post_state(uint32_t state, int status)
     fence();
 }
 
-void ring_put(volatile shmem_tile_mailbox *mb, uint32_t &head, char c)
-{
-    // The host empties the ring; while it is full, wait for it (rare: 4 KiB of output in flight). The host
-    // notifies nobody, so this one wait polls.
-    while (head - console_tail >= SHMEM_TILE_MAILBOX_RING) {
-        fence();
-        mb->head = head;
-        console_tail = mb->tail;
-    }
-    mb->ring[head & (SHMEM_TILE_MAILBOX_RING - 1)] = c;
-    ++head;
-}
-
 }  // namespace
 
 void console_write(char kind, const char *buf, size_t n)
 {
-    volatile shmem_tile_mailbox *mb = mailbox();
-    if (mb == nullptr) return;  // before startup knew the mailbox: nowhere to write
-    uint32_t head = console_head;
-    const unsigned pe = unsigned(geometry.pe);
-    do {
-        const size_t len = n < SHMEM_CONSOLE_MAX_PAYLOAD ? n : SHMEM_CONSOLE_MAX_PAYLOAD;
-        const char header[SHMEM_CONSOLE_HEADER] = {SHMEM_CONSOLE_SOH, kind, char(pe & 0xff), char(pe >> 8),
-                                                   char(len)};
-        for (char c : header) ring_put(mb, head, c);
-        for (size_t i = 0; i < len; ++i) ring_put(mb, head, buf[i]);
-        buf += len;
-        n -= len;
-    } while (n != 0);
-    console_head = head;
-    fence();  // the bytes before the head that publishes them
-    mb->head = head;
+    crt::ring_write<SHMEM_TILE_MAILBOX_RING>(mailbox(), kind, buf, n);
 }
-
-void console_write_early(const char *buf, size_t n) { console_write(SHMEM_CONSOLE_STDERR, buf, n); }
-void flush_console() {}  // console_write has nothing buffered: the host assembles lines per PE
 
 void end_run(int status)
 {

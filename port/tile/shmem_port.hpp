@@ -16,34 +16,27 @@
 //    a waiting tile sleeps in the read. Words from one tile to another arrive in order (dimension-order routing).
 //    The program's protection level must have been granted the UDN (MPL_UDN_ACCESS, _AVAIL, _COMPLETE) and the
 //    world SPRs (MPL_WORLD_ACCESS: the cycle counter) by the boot firmware (docs/tile.md).
+//
+// The hooks' contract is shmem/src/port.hpp, which includes this file; the defaults it gives serve this port for
+// DMA (none: _nbi transfers complete before they return), the inline small copy (none), the wake-ups (a Waker is
+// the PE number; wait_notified is wait_until and notify_waiter is notify, since every claim of a sleep must be
+// exact; no stepping through the PEs' copies) and the core's own barrier of the whole run and sweep.
 #pragma once
 
 #include <stddef.h>
 #include <stdint.h>
 
 #include "boot_block.h"
-#include "console_protocol.h"
 #include "shmem_chip.h"
 #include "udn.hpp"
 
 namespace shmem::port {
 
-inline constexpr const char name[] = SHMEM_CHIP_NAME;
-
 // The copy's machine word: 8 bytes on TILE-Gx, 4 on TILEPro.
 using word_t = uintptr_t;
 
-// Capabilities (DESIGN §3). The core branches on these with `if constexpr`, so unused paths compile away.
 inline constexpr bool has_native_atomics = SHMEM_CHIP_NATIVE_ATOMICS != 0;
 inline constexpr bool has_hw_barrier = true;  // the UDN dissemination barrier (hw_barrier, port.cpp)
-inline constexpr bool has_dma = false;        // _nbi transfers complete before they return
-// No inline small-copy path (has_copy_inline): the core calls put_bytes/get_bytes. Declared, never defined.
-inline constexpr bool has_copy_inline = false;
-bool copy_inline(void *dst, const void *src, size_t n);
-// Declared, never defined: the library names them only in branches that has_dma = false discards.
-inline constexpr size_t dma_min = 0;
-void dma_copy(unsigned ch, void *dst, const void *src, size_t n);
-void quiet_channel(unsigned ch);
 // The shmemx channels' data travel as UDN messages (has_msg_channel; the "channel messages" section below).
 inline constexpr bool has_msg_channel = true;
 inline constexpr int max_pes = SHMEM_CHIP_MAX_PES;
@@ -78,13 +71,6 @@ inline T *remote_ptr(T *local, int pe)
     return reinterpret_cast<T *>((reinterpret_cast<uintptr_t>(local) & geometry.mask) + partition_base(pe));
 }
 
-// Is [p, p + n) inside this PE's partition? (The core's symmetric-address checks are stricter.)
-inline bool in_partition(const void *p, size_t n)
-{
-    uintptr_t a = reinterpret_cast<uintptr_t>(p);
-    return a >= geometry.base && n <= geometry.mask + 1 && a - geometry.base <= geometry.mask + 1 - n;
-}
-
 extern "C" void shmem_port_copy(void *dst, const void *src, size_t n);  // copy.hpp, string.cpp
 
 // Puts store into the other partition, gets load from it: the same copy loop.
@@ -110,7 +96,6 @@ inline uint32_t swap_in_one(uint32_t *word)
 #endif
 }
 
-// TESTSET: returns true if the word was already set.
 inline bool test_and_set(uint32_t *remote_word) { return swap_in_one(remote_word) != 0; }
 inline void clear(uint32_t *remote_word)
 {
@@ -193,16 +178,10 @@ inline void notify(int pe)
     uint32_t *target = awake_of(pe);
     if (__atomic_load_n(target, __ATOMIC_RELAXED) == 0 && swap_in_one(target) == 0) send_wake(pe);
 }
-// A wake-up worked out in advance (the barrier's rounds): the PE number is all notify needs.
-using Waker = int;
-inline Waker waker(int pe) { return pe; }
-inline void notify_after_rmw(int pe) { notify(pe); }
 
-// The user's puts and AMOs write and nothing else, and the user's waits poll their own memory (as on Epiphany): a
-// user may also write through shmem_ptr, which notifies nobody, and a sleep here has no backstop to end it.
-inline constexpr bool user_writes_notify = false;
-// The user's writes to this PE itself notify nobody (notify_self_harmless: see the virt-rv64 port). (user_writes_notify is false: unused)
-inline constexpr bool notify_self_harmless = false;
+// The user's puts and AMOs write and nothing else, and the user's waits poll their own memory (user_writes_notify
+// is false, as on Epiphany): a user may also write through shmem_ptr, which notifies nobody, and a sleep here has
+// no backstop to end it.
 
 // Sleep until done() is true. done() reads memory that another PE writes and then notifies us about.
 template <class Done>
@@ -218,29 +197,6 @@ inline void wait_until(Done done)
     if (!udn::sleep_until(s, inbox, done)) udn_stray_word(inbox.last);
     wait_depth = 0;
 }
-// The writer's side of wait_notified: notify, since that wait is wait_until (and every claim must be exact).
-inline void notify_waiter(Waker w) { notify(w); }
-// A wait whose every writer notifies after its write (the library's collective flags): the same wait.
-template <class Done>
-inline void wait_notified(Done done)
-{
-    wait_until(done);
-}
-// No stepping through the PEs' copies (has_pe_step): the core's flat sweeps use a table of remote addresses
-// (pe_step and waker_step are declared for the core's code and never called).
-inline constexpr bool has_pe_step = false;
-// Whether an int multiply is one cheap instruction (Group::world multiplies where it is): a hardware multiply.
-inline constexpr bool has_int_multiply = true;
-inline uintptr_t pe_step() { return 0; }
-inline Waker waker_step(Waker w, int, uintptr_t) { return w; }
-// wait_notified for a PE that tells another it waits (arrive(), e.g. a flat sweep's arrival at its root) and is
-// woken only after that: here the arrival, then the same wait.
-template <class Arrive, class Done>
-inline void wait_notified_after(Arrive arrive, Done done)
-{
-    arrive();
-    wait_notified(done);
-}
 
 // ---- channel messages (has_msg_channel) ------------------------------------------------------------------
 //
@@ -255,18 +211,14 @@ inline void wait_notified_after(Arrive arrive, Done done)
 // Queue words one message occupies, and how many the channels into one PE may have in flight (shmem_chip.h).
 inline constexpr unsigned msg_words = udn::message_words;
 inline constexpr unsigned msg_budget = SHMEM_CHIP_UDN_CHANNEL_WORDS;
-// Can a message name this object of this PE's partition (8-byte aligned, its offset within the tag's range)?
+// A message names an object of this PE's partition by its offset (8-byte aligned, within the tag's range).
 inline bool msg_fits(const void *object)
 {
     return udn::channel_offset_fits(reinterpret_cast<uintptr_t>(object) & geometry.mask);
 }
-// The core's handler of arriving messages: the object (in this PE's partition) and the value. Set before the
-// first channel can receive one.
-using MsgHandler = bool (*)(void *object, uint64_t value);
-void set_msg_handler(MsgHandler handler);  // port.cpp
+// set_msg_handler: port.cpp.
 
-// Sends `value` for the object at the address of `object` in PE pe's partition. Begins with mf: whatever this PE
-// stored before is visible to the receiver once it has the message (the channel's ordering rule).
+// Begins with mf (the channel's ordering rule).
 inline void msg_send(int pe, const void *object, uint64_t value)
 {
     fence();
@@ -298,17 +250,8 @@ inline void check_stack()
 }
 
 // The barrier of every PE over the UDN (has_hw_barrier): a dissemination barrier of one-word messages,
-// ceil(log2 n) rounds, no shared memory touched (port.cpp). It begins with mf (hw_barrier_fences).
-void hw_barrier();
-inline constexpr bool hw_barrier_usable() { return true; }
+// ceil(log2 n) rounds, no shared memory touched (hw_barrier, port.cpp). It begins with mf (hw_barrier_fences).
 inline constexpr bool hw_barrier_fences = true;
-inline constexpr const char hw_barrier_needs[] = "nothing";
-// The whole run's barrier and the collectives' sweep are the core's (shmem/src): declared, never defined.
-inline constexpr bool own_barrier_world = false;
-void barrier_world(int kind);
-inline constexpr bool own_sweep = false;
-struct SweepLayout;
-void sweep(const void *group, int root, const void *args);
 
 // ---- platform ---------------------------------------------------------------------------------------------
 
@@ -320,16 +263,7 @@ inline constexpr bool has_private_heap = true;
 // PEs' traffic never share one.
 inline constexpr size_t heap_alignment = 64;
 
-// The console: records (crt/common/console_protocol.h) in this PE's mailbox ring, which the host drains.
-void console_write(char kind, const char *buf, size_t n);
-void flush_console();
-void console_write_early(const char *buf, size_t n);
-inline void console_release_if_mine() {}
-
-// Ends this PE with `status`. 0: this PE is done (its memory stays reachable); the run ends when every PE is.
-// Non-zero: the whole run ends now with that status (1..255; other values become 255).
-[[noreturn]] void finish(int status);
-// Ends the whole run now with `status` (shmem_global_exit, fatal errors).
-[[noreturn]] void end_run(int status);
+// The console: records in this PE's mailbox ring, which the host drains (port.cpp, crt/common/console_ring.hpp);
+// the defaults of console_write_early, flush_console and console_release_if_mine serve it.
 
 }  // namespace shmem::port

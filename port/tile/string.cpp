@@ -8,7 +8,7 @@
 #include <stdint.h>
 
 #include "copy.hpp"
-#include "shmem_port.hpp"
+#include "port.hpp"
 
 using shmem::port::word_t;
 

@@ -1,6 +1,6 @@
 // The UDN messages of the tile port: header words, libshmem's payload words, and the bookkeeping of words that
 // arrive before they are waited for. Pure code with no instruction of the chip in it, so that the host's unit tests
-// check it (host_loader/tests/test_tile_port.cpp); shmem_port.hpp and port.cpp do the sends and receives.
+// check it (port/tile/tests/test_tile_port.cpp); shmem_port.hpp and port.cpp do the sends and receives.
 //
 // Every libshmem message goes to demultiplexing queue 0 of the destination tile; its first payload word's top byte
 // says what it is (a wake-up, a barrier round, a channel message), and the receiver sorts them (Inbox). One queue, because

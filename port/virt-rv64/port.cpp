@@ -1,5 +1,5 @@
 // The out-of-line part of the virt-rv64 port: console records, ending a run, the misaligned copy.
-#include "shmem_port.hpp"
+#include "port.hpp"
 
 namespace shmem::port {
 

@@ -10,33 +10,19 @@
 //  - `wfi` returns when (mip & mie) != 0 even with mstatus.MIE = 0, so a hart can sleep on SSIP/MTIP without
 //    ever taking an interrupt: no handler, no saved context, no race with the code that armed it.
 // All of the partitioned address space is ordinary coherent RAM: a remote store is a store.
+//
+// The hooks' contract is shmem/src/port.hpp, which includes this file; the defaults it gives serve this port for
+// DMA (none: _nbi transfers complete before they return), the message network (none: the shmemx channels run over
+// shared memory) and the core's own barrier of the whole run and sweep.
 #pragma once
 
 #include <stddef.h>
 #include <stdint.h>
 
-#include "console_protocol.h"
-
 namespace shmem::port {
 
-inline constexpr const char name[] = "virt-rv64";
-
-// Capabilities (DESIGN §3). The core branches on these with `if constexpr`, so unused paths compile away.
 inline constexpr bool has_native_atomics = true;  // A extension: amoswap/amoadd/lr/sc on any PE's memory
 inline constexpr bool has_hw_barrier = true;      // WAND-style: set a bit, sleep, the last one wakes everyone
-inline constexpr bool has_dma = false;            // _nbi transfers complete before they return
-// Declared, never defined: the library names them only in branches that has_dma = false discards.
-inline constexpr size_t dma_min = 0;
-void dma_copy(unsigned ch, void *dst, const void *src, size_t n);
-void quiet_channel(unsigned ch);
-// No message network for the shmemx channels (has_msg_channel): they run over shared memory. Declared, never
-// defined: the library names these only in branches that has_msg_channel = false discards.
-inline constexpr bool has_msg_channel = false;
-inline constexpr unsigned msg_words = 0, msg_budget = 0;
-bool msg_fits(const void *object);
-void msg_send(int pe, const void *object, uint64_t value);
-void msg_poll();
-void set_msg_handler(bool (*handler)(void *object, uint64_t value));
 inline constexpr int max_pes = 512;               // QEMU virt's hart limit
 
 // Filled in by the startup code from the boot block before any constructor runs; only `sleeping` changes after.
@@ -67,8 +53,6 @@ register Geometry *geometry_at_tp asm("tp");
 inline int my_pe() { return geo().pe; }
 inline int n_pes() { return geo().npes; }
 
-inline uintptr_t partition_base(int pe) { return geo().ram_base + (uintptr_t(pe) << geo().log2); }
-
 // The address of `local` (an address in this PE's partition) inside PE `pe`'s partition: the partitions are equal,
 // contiguous and in PE order, so it is `local` moved by (pe - me) partitions. A load of `me`, which the callers
 // mostly have already (the notify's pe != me), a subtraction, a shift and an add: 4 instructions where a mask and
@@ -80,24 +64,15 @@ inline T *remote_ptr(T *local, int pe)
                                  ((uintptr_t(pe) - uintptr_t(geo().pe)) << geo().log2));
 }
 
-// Is [p, p + n) inside this PE's partition? (The core's symmetric-address checks are stricter.)
-inline bool in_partition(const void *p, size_t n)
-{
-    uintptr_t a = reinterpret_cast<uintptr_t>(p);
-    return a >= geo().base && n <= geo().mask + 1 && a - geo().base <= geo().mask + 1 - n;
-}
-
 extern "C" void shmem_port_copy(void *dst, const void *src, size_t n);
 
 // Puts store into the other partition, gets load from it; on this machine both are the same copy loop.
 inline void put_bytes(void *dst_remote, const void *src, size_t n) { shmem_port_copy(dst_remote, src, n); }
 inline void get_bytes(void *dst, const void *src_remote, size_t n) { shmem_port_copy(dst, src_remote, n); }
 
-// The core's put/get fast path (has_copy_inline): 8 to 64 bytes of whole, 8-byte aligned double words are copied
-// here, inline, without a call and so without a stack frame in the caller; false for anything else, 0 bytes
-// included, which the caller gives to put_bytes/get_bytes. One test covers it all: the addresses' low 3 bits and
-// every bit of n - 8 but those of 8, 16 and 32 must be 0 (0 bytes wraps to all ones). Eight bytes cost 7
-// instructions instead of a call into the copy loop's set-up (28).
+// The core's put/get fast path (has_copy_inline): 8 to 64 bytes of whole, 8-byte aligned double words. One test
+// covers it all: the addresses' low 3 bits and every bit of n - 8 but those of 8, 16 and 32 must be 0 (0 bytes
+// wraps to all ones).
 inline constexpr bool has_copy_inline = true;
 [[gnu::always_inline]] inline bool copy_inline(void *dst, const void *src, size_t n)
 {
@@ -117,12 +92,51 @@ inline void fence() { __asm__ volatile("fence iorw, iorw" ::: "memory"); }
 // Puts are complete when the store retires (no DMA, no write buffers beyond what `fence` drains).
 inline void quiet() { fence(); }
 
-// TESTSET: returns true if the word was already set.
 inline bool test_and_set(uint32_t *remote_word)
 {
     return __atomic_exchange_n(remote_word, 1u, __ATOMIC_ACQUIRE) != 0;
 }
 inline void clear(uint32_t *remote_word) { __atomic_store_n(remote_word, 0u, __ATOMIC_RELEASE); }
+
+// The AMOs' read-modify-writes: a sequentially consistent one is one AMO with both aq and rl (the ISA manual's
+// mapping, "Linux mappings" / Table A.6: amo<op>.aqrl; lr.aqrl, sc.rl for compare-and-swap). GCC 12 puts a
+// `fence iorw,ow` before an amo<op>.aq instead: the same order, one instruction more on every AMO.
+#define SHMEM_RV_AMO(insn)                                                                                   \
+    if constexpr (sizeof(B) == 8)                                                                            \
+        __asm__ volatile(insn ".d.aqrl %0, %2, (%1)" : "=r"(r) : "r"(w), "r"(v) : "memory");            \
+    else                                                                                                     \
+        __asm__ volatile(insn ".w.aqrl %0, %2, (%1)" : "=r"(r) : "r"(w), "r"(v) : "memory")
+template <AmoOp op, class B>
+[[gnu::always_inline]] inline B atomic_rmw(B *w, B v, B cond)
+{
+    B r;
+    if constexpr (op == AmoOp::swap) {
+        SHMEM_RV_AMO("amoswap");
+    } else if constexpr (op == AmoOp::add) {
+        SHMEM_RV_AMO("amoadd");
+    } else if constexpr (op == AmoOp::and_) {
+        SHMEM_RV_AMO("amoand");
+    } else if constexpr (op == AmoOp::or_) {
+        SHMEM_RV_AMO("amoor");
+    } else if constexpr (op == AmoOp::xor_) {
+        SHMEM_RV_AMO("amoxor");
+    } else {
+        static_assert(op == AmoOp::cswap);
+        // lr.w sign-extends the word it loads, so the 4-byte compare is against cond sign-extended too.
+        const int64_t c = sizeof(B) == 8 ? int64_t(cond) : int64_t(int32_t(uint32_t(cond)));
+        int64_t old;
+        long fail;
+        if constexpr (sizeof(B) == 8)
+            __asm__ volatile("1: lr.d.aqrl %0, %2\n\tbne %0, %3, 2f\n\tsc.d.rl %1, %4, %2\n\tbnez %1, 1b\n2:"
+                             : "=&r"(old), "=&r"(fail), "+A"(*w) : "r"(c), "r"(v) : "memory");
+        else
+            __asm__ volatile("1: lr.w.aqrl %0, %2\n\tbne %0, %3, 2f\n\tsc.w.rl %1, %4, %2\n\tbnez %1, 1b\n2:"
+                             : "=&r"(old), "=&r"(fail), "+A"(*w) : "r"(c), "r"(v) : "memory");
+        r = B(old);
+    }
+    return r;
+}
+#undef SHMEM_RV_AMO
 
 inline uint64_t cycles()
 {
@@ -177,9 +191,7 @@ inline void wake(int pe) { *clint::setssip(pe) = 1; }
 // Lower this PE's own software interrupt (mip.SSIP), so that the next wfi waits.
 [[gnu::always_inline]] inline void clear_wake() { __asm__ volatile("csrci mip, 2" ::: "memory"); }
 
-// The stack guard of a port without memory protection (Epiphany: a guard word) is checked at every barrier of the
-// whole run; here the stack's guard is a PMP region (crt/virt-rv64), which traps at once: nothing to check.
-inline void check_stack() {}
+// The stack's guard is a PMP region (crt/virt-rv64), which traps at once: check_stack has nothing to check.
 
 // The user's puts and AMOs notify their target, and the user's waits sleep (shmem::detail::wait_user_write):
 // notify is a read of the target's `sleeping` word and, only for a sleeper, a wake-up.
@@ -198,11 +210,8 @@ struct Waker {
     volatile uint32_t *ssip;  // the target's SETSSIP: the wake-up itself is one store
 };
 [[gnu::always_inline]] inline Waker waker(int pe) { return {remote_ptr(&geo().sleeping, pe), clint::setssip(pe)}; }
-// The partitions are equal and in PE order (has_pe_step): PE pe + k's copy of a symmetric object is k * pe_step()
-// bytes after PE pe's (modulo 2^64), and its wake-up is waker_step(PE pe's, k, those bytes).
+// The partitions are equal and in PE order (has_pe_step), and so are the SETSSIP registers of their harts.
 inline constexpr bool has_pe_step = true;
-// Whether an int multiply is one cheap instruction (Group::world multiplies where it is): mul (the M extension).
-inline constexpr bool has_int_multiply = true;
 inline uintptr_t pe_step() { return uintptr_t(1) << geo().log2; }
 [[gnu::always_inline]] inline Waker waker_step(Waker w, int k, uintptr_t bytes)
 {
@@ -297,62 +306,28 @@ template <class Arrive, class Done>
     }
 }
 
-// The WAND-style barrier (has_hw_barrier): returns when every PE has called it. No memory ordering beyond
-// its own; the caller does quiet() first for shmem_barrier_all.
-void hw_barrier();
-inline constexpr bool hw_barrier_usable() { return true; }
-// The whole run's barrier is the library's (shmem/src/sync.cpp), over hw_barrier: declared, never defined.
-inline constexpr bool own_barrier_world = false;
-void barrier_world(int kind);
-// The collective engine's sweep is the library's (shmem/src/collectives.cpp): declared, never defined.
-inline constexpr bool own_sweep = false;
-struct SweepLayout;
-void sweep(const void *group, int root, const void *args);
-// hw_barrier begins with a full fence (before its arrival): shmem_barrier_all's quiet() is that fence.
+// The WAND-style barrier (hw_barrier, port.cpp) begins with a full fence (before its arrival): shmem_barrier_all's
+// quiet() is that fence. Its word, used in PE 0's partition only: generation << 32 | PEs arrived.
 inline constexpr bool hw_barrier_fences = true;
-inline constexpr const char hw_barrier_needs[] = "nothing";
-// The WAND-style barrier's word, used in PE 0's partition only: generation << 32 | PEs arrived.
 extern uint64_t barrier_word;
 
 // ---- platform ---------------------------------------------------------------------------------------------
 
-// Does a PE see an environment (getenv; the boot block carries oshrun's -x and SHMEM_* variables)? The library
-// reads SHMEM_VERSION, SHMEM_INFO and SHMEM_DEBUG at shmem_init only where it does.
+// The boot block carries oshrun's -x and SHMEM_* variables (getenv), and malloc's heap lies between the static data
+// and the symmetric heap (linker/virt-rv64/shmem.ld).
 inline constexpr bool has_environment = true;
-
-// Is there a private heap (malloc) inside the image, between the static data and the symmetric heap? Then the
-// core's symmetric-address checks leave [__shmem_static_end, geo().heap_lo) out (linker/virt-rv64/shmem.ld).
 inline constexpr bool has_private_heap = true;
-// The alignment of shmem_malloc's blocks (shmem_align asks for more): the heap's own (QEMU's copies are no faster for more).
-inline constexpr size_t heap_alignment = 16;
 
-// The console is a stream of records (crt/common/console_protocol.h) on the UART, which oshrun reassembles into
-// each PE's stdout and stderr lines. console_write writes buf as records of `kind` (SHMEM_CONSOLE_STDOUT or
-// SHMEM_CONSOLE_STDERR), as many as n needs, all under the machine-wide console lock: one call's records are
-// never interleaved with another PE's.
-void console_write(char kind, const char *buf, size_t n);
-
-// Writes out this PE's partly filled stdout and stderr lines, if any, each ended by a newline (each stream is
-// line-buffered per PE; crt.cpp): for the library's reports that end the run, which then start a line.
+// The console is a stream of records on the UART, which oshrun reassembles into each PE's stdout and stderr lines;
+// console_write writes them under the machine-wide console lock (port.cpp). end_run's exit record (the status) is
+// the last thing this PE writes on the console, under the lock, which it keeps; then the SiFive test device.
+// console_write_early's bytes are raw, and oshrun passes them on. stdout and stderr are line-buffered per PE
+// (crt.cpp), which flush_console ends.
 void flush_console();
-
-// Raw bytes, no record and no lock: for the startup code's reports before anything is set up (a hart with no
-// boot block has no PE number, and PE 0's console lock may not be cleared yet). oshrun passes such bytes on.
 void console_write_early(const char *buf, size_t n);
-
-// For the trap report: a PE that trapped inside console_write would otherwise wait for its own lock forever.
 void console_release_if_mine();
 
-// Ends this PE with `status`. 0: this PE is done; the run ends (status 0) when the last PE is done, and until
-// then this PE sleeps with its memory still reachable. Non-zero: the whole run ends now with that status
-// (1..255; other values become 255).
-[[noreturn]] void finish(int status);
-
-// Ends the whole run now with `status` (shmem_global_exit, fatal errors, traps): an exit record (the status) is
-// the last thing this PE writes on the console, under the lock, which it keeps, then the SiFive test device.
-[[noreturn]] void end_run(int status);
-
-// The same for the startup code before the machine is set up (no geometry, no lock): the exit record is written
+// end_run for the startup code before the machine is set up (no geometry, no lock): the exit record is written
 // without the lock, with the hart id as its PE number.
 [[noreturn]] void end_run_early(int status);
 

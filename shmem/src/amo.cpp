@@ -8,8 +8,9 @@
 // Two mechanisms, chosen at build time; a build uses ONE of them for every AMO (and for the signals and locks,
 // which are made of these routines), so AMOs are atomic with respect to each other within a build. They are not
 // atomic with respect to each other across builds, which never meet: every PE runs the same image.
-//  - native (port::has_native_atomics, the default): one __atomic builtin on the word in the target's memory. On
-//    virt-rv64 that is one AMO instruction with the aq and rl bits (lr/sc for compare-and-swap; riscv_rmw).
+//  - native (port::has_native_atomics, the default): one atomic on the word in the target's memory (the port's
+//    atomic_rmw: an __atomic builtin, or on virt-rv64 one AMO instruction with the aq and rl bits, lr/sc for
+//    compare-and-swap).
 //  - TESTSET (-DSHMEM_ATOMICS=testset, or a port without AMOs): a lock word on the TARGET PE, taken with
 //    port::test_and_set, around plain loads and stores. The lock is picked by the word's address (its 8-byte
 //    granule), so 4- and 8-byte AMOs that overlap take the same lock, and AMOs on unrelated words rarely meet.
@@ -19,10 +20,6 @@
 #include <string.h>
 
 #include "team.hpp"
-
-#ifndef SHMEM_ATOMICS_TESTSET
-#define SHMEM_ATOMICS_TESTSET 0
-#endif
 
 using namespace shmem;
 using namespace shmem::detail;
@@ -35,8 +32,7 @@ namespace {
 
 inline constexpr bool native = port::has_native_atomics && !SHMEM_ATOMICS_TESTSET;
 
-
-enum class Op { fetch, set, swap, cswap, add, and_, or_, xor_ };
+using Op = port::AmoOp;
 
 template <size_t Size>
 struct BitsOf;
@@ -65,76 +61,21 @@ inline To bit_copy(From v)
     return t;
 }
 
-// ---- native: the ISA's AMOs on the target's word ------------------------------------------------------------
+// ---- native: one atomic on the target's word ----------------------------------------------------------------
 
-#if defined(__riscv_atomic)
-// RISC-V: a sequentially consistent read-modify-write is one AMO with both aq and rl (the ISA manual's mapping,
-// "Linux mappings" / Table A.6: amo<op>.aqrl; lr.aqrl, sc.rl for compare-and-swap). GCC 12 puts a `fence iorw,ow`
-// before an amo<op>.aq instead: the same order, one instruction more on every AMO.
-#define SHMEM_RV_AMO(insn)                                                                                   \
-    if constexpr (sizeof(B) == 8)                                                                            \
-        __asm__ volatile(insn ".d.aqrl %0, %2, (%1)" : "=r"(r) : "r"(w), "r"(v) : "memory");            \
-    else                                                                                                     \
-        __asm__ volatile(insn ".w.aqrl %0, %2, (%1)" : "=r"(r) : "r"(w), "r"(v) : "memory")
-template <Op op, class B>
-[[gnu::always_inline]] inline B riscv_rmw(B *w, B v, B cond)
-{
-    B r;
-    if constexpr (op == Op::swap) {
-        SHMEM_RV_AMO("amoswap");
-    } else if constexpr (op == Op::add) {
-        SHMEM_RV_AMO("amoadd");
-    } else if constexpr (op == Op::and_) {
-        SHMEM_RV_AMO("amoand");
-    } else if constexpr (op == Op::or_) {
-        SHMEM_RV_AMO("amoor");
-    } else if constexpr (op == Op::xor_) {
-        SHMEM_RV_AMO("amoxor");
-    } else {
-        static_assert(op == Op::cswap);
-        // lr.w sign-extends the word it loads, so the 4-byte compare is against cond sign-extended too.
-        using S = typename BitsOf<sizeof(B)>::type;
-        const int64_t c = sizeof(B) == 8 ? int64_t(cond) : int64_t(int32_t(S(cond)));
-        int64_t old;
-        long fail;
-        if constexpr (sizeof(B) == 8)
-            __asm__ volatile("1: lr.d.aqrl %0, %2\n\tbne %0, %3, 2f\n\tsc.d.rl %1, %4, %2\n\tbnez %1, 1b\n2:"
-                             : "=&r"(old), "=&r"(fail), "+A"(*w) : "r"(c), "r"(v) : "memory");
-        else
-            __asm__ volatile("1: lr.w.aqrl %0, %2\n\tbne %0, %3, 2f\n\tsc.w.rl %1, %4, %2\n\tbnez %1, 1b\n2:"
-                             : "=&r"(old), "=&r"(fail), "+A"(*w) : "r"(c), "r"(v) : "memory");
-        r = B(old);
-    }
-    return r;
-}
-#undef SHMEM_RV_AMO
-#endif
-
+// fetch and set are an atomic load and store; the read-modify-writes are the port's atomic_rmw (port.hpp: the
+// __atomic builtins unless the port has a better sequence).
 template <Op op, class B>
 inline B native_rmw(B *w, B v, B cond)
 {
     constexpr int mo = __ATOMIC_SEQ_CST;
-#if defined(__riscv_atomic)
-    if constexpr (op != Op::fetch && op != Op::set) return riscv_rmw<op>(w, v, cond);
-#endif
     if constexpr (op == Op::fetch) {
         return __atomic_load_n(w, mo);
     } else if constexpr (op == Op::set) {
         __atomic_store_n(w, v, mo);
         return 0;
-    } else if constexpr (op == Op::swap) {
-        return __atomic_exchange_n(w, v, mo);
-    } else if constexpr (op == Op::cswap) {
-        __atomic_compare_exchange_n(w, &cond, v, false, mo, mo);
-        return cond;  // the old value: equal to cond on success, written back on failure
-    } else if constexpr (op == Op::add) {
-        return __atomic_fetch_add(w, v, mo);
-    } else if constexpr (op == Op::and_) {
-        return __atomic_fetch_and(w, v, mo);
-    } else if constexpr (op == Op::or_) {
-        return __atomic_fetch_or(w, v, mo);
     } else {
-        return __atomic_fetch_xor(w, v, mo);
+        return port::atomic_rmw<op>(w, v, cond);
     }
 }
 

@@ -30,9 +30,6 @@ namespace shmem::detail {
 // add to its arrival count, and the root sends to each of them in turn, where a binomial tree takes 2 log2 n steps
 // of a message and a sleep each. Where the port has atomics on every PE's memory and no sweep of its own.
 // Not with SHMEM_ATOMICS=testset, which builds the library as for a port without atomics.
-#ifndef SHMEM_ATOMICS_TESTSET
-#define SHMEM_ATOMICS_TESTSET 0
-#endif
 inline constexpr bool flat_capable = !port::own_sweep && port::has_native_atomics && !SHMEM_ATOMICS_TESTSET;
 inline constexpr int flat_max = 16;
 // An all-gather of a flat group is flat up to this many bytes of dest: rank 0 copies all of it to every rank.

@@ -165,7 +165,7 @@ void send(const Group &g, int rank, const Msg &msg)
 // buffers). Therefore a rank writes into another's flags, slots or dest only when that one is done
 // with them.
 // The port's assembly sweep (own_sweep) reads Group and Sweep where port::SweepLayout says, and raises and waits
-// for the same flags. (A template: a port without its own sweep only declares SweepLayout.)
+// for the same flags. (A template: without its own sweep, SweepLayout is port.hpp's declaration and never defined.)
 template <class L>
 constexpr bool sweep_layout_matches()
 {

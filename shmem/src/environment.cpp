@@ -19,9 +19,6 @@
 #ifndef SHMEM_TARGET_NAME
 #define SHMEM_TARGET_NAME "?"
 #endif
-#ifndef SHMEM_ATOMICS_TESTSET
-#define SHMEM_ATOMICS_TESTSET 0
-#endif
 
 extern "C" char __shmem_private_heap_start[], __shmem_private_heap_end[];  // where a port has a private heap
 

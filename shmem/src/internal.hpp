@@ -6,23 +6,8 @@
 
 #include "heap.hpp"
 #include "message.hpp"
+#include "port.hpp"
 #include "pshmemx.h" /* shmem.h, shmemx.h and their pshmem_ names */
-#include "shmem_port.hpp"
-
-// SHMEM_CHECKS (0/1): argument checks with a clear message; on unless the build says otherwise (release).
-#ifndef SHMEM_CHECKS
-#define SHMEM_CHECKS 1
-#endif
-
-// SHMEM_BARRIER_WAND (0/1): shmem_barrier_all uses the port's WAND-style barrier (if it has one) instead of
-// the dissemination barrier. SHMEM_BARRIER_AUTO (0/1): it uses the WAND-style barrier when the run allows it
-// (port::hw_barrier_usable(): on Epiphany, a run on every core of the chip) and the dissemination barrier otherwise.
-#ifndef SHMEM_BARRIER_WAND
-#define SHMEM_BARRIER_WAND 1
-#endif
-#ifndef SHMEM_BARRIER_AUTO
-#define SHMEM_BARRIER_AUTO 0
-#endif
 
 // ---- the profiling interface (OpenSHMEM 1.5 §10, pshmem.h) ----------------------------------------------------
 // Each source file ends with SHMEMI_PROFILING_ALIASES(its name lists of pshmem.h/pshmemx.h): every public routine
@@ -45,12 +30,7 @@
 namespace shmem::detail {
 
 inline constexpr bool checks = SHMEM_CHECKS != 0;
-// The checks kept without SHMEM_CHECKS (CMakeLists.txt, SHMEM_CHEAP_CHECKS): a compare and a branch on the fast path
-// each; a PE out of range, a size that overflows, a stride < 1, a root out of range, an invalid team. They report
-// as with checks (the same messages).
-#ifndef SHMEM_CHEAP_CHECKS
-#define SHMEM_CHEAP_CHECKS 1
-#endif
+// The checks kept without SHMEM_CHECKS (config.hpp, SHMEM_CHEAP_CHECKS): a compare and a branch on the fast path each.
 inline constexpr bool cheap_checks = checks || SHMEM_CHEAP_CHECKS != 0;
 
 // choose_t<B, T, F>: T where B is true, else F (std::conditional_t; no <type_traits> where the C++ library is bare).

@@ -5,7 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "shmem_port.hpp"
+#include "port.hpp"
 
 namespace shmem::detail {
 

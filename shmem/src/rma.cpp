@@ -66,9 +66,9 @@ namespace {
     }
 }
 
-// Non-blocking: the port's DMA where it has one (templates: without DMA the branch is discarded, so the port
-// need not declare dma_copy). No wake-up for the target: the data lands later; whoever waits for it is told by
-// a put after shmem_quiet (or wakes on the port's backstop).
+// Non-blocking: the port's DMA where it has one (templates: without DMA the branch is discarded, and dma_copy,
+// declared by port.hpp, is never defined). No wake-up for the target: the data lands later; whoever waits for it
+// is told by a put after shmem_quiet (or wakes on the port's backstop).
 template <bool Dma = port::has_dma>
 [[gnu::always_inline]] inline void put_nbi(const char *routine, shmem_ctx_t ctx, void *dest, const void *source,
                                            size_t nelems, size_t size, int pe)
