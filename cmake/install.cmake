@@ -7,7 +7,8 @@
 #                                                     wrappers' settings
 #   lib/cmake/libshmem/                               the CMake package: libshmemConfig.cmake (+ version file),
 #                                                     libshmem-<target>.cmake (the imported target libshmem::shmem),
-#                                                     toolchain-<target>.cmake, add_shmem_executable/add_shmem_test
+#                                                     toolchain-<target>.cmake, add_shmem_executable/add_shmem_test,
+#                                                     target.cmake and targets/<target>.cmake (the target's facts)
 #   lib/pkgconfig/libshmem-<target>.pc                pkg-config
 #   share/libshmem/targets                            the targets installed here, the first is the wrappers' default
 #
@@ -104,8 +105,11 @@ file(WRITE "${_gen}/libshmem-${SHMEM_TARGET}.cmake"
   "    INTERFACE_LINK_OPTIONS \"${_cm_script};${_cm_link}\"\n"
   "    INTERFACE_LINK_DEPENDS \"${_linker_scripts_rel}\")\n"
   "endif()\n"
-  "set(SHMEM_PORT ${SHMEM_PORT})\n"
-  "set(SHMEM_MAX_PES ${SHMEM_MAX_PES} CACHE INTERNAL \"PEs ${SHMEM_TARGET} has at most\")\n"
+  "# The target's facts (cmake/target.cmake): its port, PE limit, defaults and capabilities.\n"
+  "include(\"\${CMAKE_CURRENT_LIST_DIR}/target.cmake\")\n"
+  "shmem_load_target(\"\${CMAKE_CURRENT_LIST_DIR}/targets\" ${SHMEM_TARGET})\n"
+  "set(SHMEM_MAX_PES \${SHMEM_MAX_PES} CACHE INTERNAL \"PEs ${SHMEM_TARGET} has at most\")\n"
+  "set(SHMEM_CAPABILITIES \"\${SHMEM_CAPABILITIES}\" CACHE INTERNAL \"what ${SHMEM_TARGET} can do\")\n"
   "set(SHMEM_OSHRUN \"\${_libshmem_prefix}/bin/oshrun\" CACHE INTERNAL \"\")\n"
   "set(libshmem_VERSION ${PROJECT_VERSION})\n")
 
@@ -137,7 +141,9 @@ install(FILES
   "${_gen}/toolchain-${SHMEM_TARGET}.cmake"
   "${PROJECT_SOURCE_DIR}/cmake/shmem.cmake"
   "${PROJECT_SOURCE_DIR}/cmake/expect.cmake"
+  "${PROJECT_SOURCE_DIR}/cmake/target.cmake"
   DESTINATION "${_inst_cmake}")
+install(FILES "${PROJECT_SOURCE_DIR}/cmake/targets/${SHMEM_TARGET}.cmake" DESTINATION "${_inst_cmake}/targets")
 install(FILES "${PROJECT_SOURCE_DIR}/cmake/toolchain-${SHMEM_PORT_DIR}.cmake"
   DESTINATION "${_inst_cmake}" RENAME "port-${SHMEM_PORT_DIR}.cmake")
 # The list of installed targets: this one is added unless it is there; the first stays the wrappers' default.

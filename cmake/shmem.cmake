@@ -20,24 +20,14 @@ set(SHMEM_API_PES 1 2 3 4 5 7 8 12 16 CACHE STRING "PE counts the tests of the 1
 # their problem sizes by them (and the tests' CMake files their arguments by SHMEM_SMALL_SIZES).
 #   SHMEM_TARGET_MAX_PES   the most PEs a run can have (a chip's cores, the emulator's harts)
 #   SHMEM_SMALL_SIZES      1: the small problem sizes, for a PE whose code, static data, symmetric heap and stack
-#                          share one small bank (Epiphany: 32 KB per core, linker/epiphany/sections.ld). On by
-#                          default there; turned on for another target, that target runs the same sizes.
-if(SHMEM_PORT STREQUAL "epiphany")
-  set(_small_default ON)
-else()
-  set(_small_default OFF)
-endif()
-option(SHMEM_SMALL_SIZES "Tests, examples and benchmarks use their small problem sizes (32 KB per PE)" ${_small_default})
+#                          share one small bank (Epiphany: 32 KB per core, linker/epiphany/sections.ld). The
+#                          target's facts give the default; turned on for another target, it runs the same sizes.
+option(SHMEM_SMALL_SIZES "Tests, examples and benchmarks use their small problem sizes (32 KB per PE)" ${SHMEM_SMALL_SIZES_DEFAULT})
 
-# The tests' time limits (TIMEOUT below) are set for virt-rv64 under QEMU. On Epiphany every limit is multiplied by
-# 2 for oshrun's own simulator (the sim backend, the default where there is no Parallella) unless
-# SHMEM_TIMEOUT_FACTOR says otherwise: 1 for a board, 10 for Adapteva's esim (one process per core, much slower).
-if(SHMEM_PORT STREQUAL "epiphany")
-  set(_timeout_factor_default 2)
-else()
-  set(_timeout_factor_default 1)
-endif()
-set(SHMEM_TIMEOUT_FACTOR ${_timeout_factor_default} CACHE STRING "Multiplier of every test's time limit")
+# The tests' time limits (TIMEOUT below) are set for virt-rv64 under QEMU; the target's facts give the factor that
+# fits what runs it (SHMEM_TIMEOUT_FACTOR_DEFAULT: Epiphany 2 for oshrun's own simulator; set 1 for a board, 10 for
+# Adapteva's esim, one process per core and much slower).
+set(SHMEM_TIMEOUT_FACTOR ${SHMEM_TIMEOUT_FACTOR_DEFAULT} CACHE STRING "Multiplier of every test's time limit")
 
 function(add_shmem_executable name)
   cmake_parse_arguments(ARG "DRAM_CODE" "" "SOURCES" ${ARGN})
@@ -77,10 +67,10 @@ function(add_shmem_test name)
       add_shmem_executable(${name} SOURCES ${ARG_SOURCES})
     endif()
   endif()
-  # A target whose programs nothing here can run (SHMEM_NO_RUNNER, set by its toolchain file: TILE) builds the
-  # program and checks it with one dry run at the largest PE count it may have: oshrun accepts the image, places
-  # it and writes every tile's boot block. The test's assertions are not exercised; the summary says so.
-  if(SHMEM_NO_RUNNER)
+  # A target whose programs nothing here can run (no capability "run" in its facts: TILE) builds the program and
+  # checks it with one dry run at the largest PE count it may have: oshrun accepts the image, places it and writes
+  # every tile's boot block. The test's assertions are not exercised; the summary says so.
+  if(NOT "run" IN_LIST SHMEM_CAPABILITIES)
     set(np_max 0)
     foreach(np IN LISTS ARG_PES)
       if(np GREATER np_max AND NOT np GREATER SHMEM_MAX_PES)

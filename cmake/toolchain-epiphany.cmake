@@ -63,7 +63,3 @@ set(SHMEM_PORT_LINK_OPTIONS -nostartfiles -Wl,-u,_shmem_ivt)
 # (port/epiphany/shmem_port.hpp). (-msmall16, which would load the library's data addresses in one mov, cannot go
 # with it: GCC then loads function addresses in 16 bits too, and a program whose code is in DRAM breaks.)
 set(SHMEM_PORT_LIBRARY_OPTIONS -mshort-calls -fno-move-loop-invariants)
-set(SHMEM_EMULATOR_ARGS "")
-# 32 KB for everything: the library's fixed tables are cut to what a core can spare. Each team slot is
-# 256 B of flags plus the reduction work area; 4 teams (WORLD, SHARED and two more) and 8 contexts.
-set(SHMEM_PORT_DEFINITIONS SHMEM_MAX_TEAMS=4 SHMEM_MAX_CONTEXTS=8 SHMEM_TEAM_WORK_UNIT=64 SHMEM_CRT_MAX_ATEXIT=8)

@@ -30,11 +30,6 @@ set(SHMEM_CXX_RUNTIME libstdc++)
 set(SHMEM_TARGET_NOTE "")
 
 set(SHMEM_PORT_DIR linux)
-# PEs are processes: the limit is what the tests and the library's tables are sized for, not the machine.
-set(SHMEM_MAX_PES 512)
-# The start-up code is pulled in by name (nothing in a program refers to it); exit, atexit, stdio are glibc's, so
-# crt/common (the bare-metal ports' exit and C++ runtime) is not part of this port.
+# The start-up code is pulled in by name (nothing in a program refers to it).
 set(SHMEM_PORT_LINK_OPTIONS -Wl,-u,shmem_linux_preinit)
-set(SHMEM_CRT_COMMON OFF)
 set(SHMEM_LINK_LANGUAGE_C OFF)
-set(SHMEM_EMULATOR_ARGS "")

@@ -58,6 +58,3 @@ set(CMAKE_FIND_ROOT_PATH_MODE_INCLUDE ONLY)
 set(SHMEM_PORT_DIR tile)
 # The startup code is pulled in by name (nothing in a program refers to it); newlib's libm after the library.
 set(SHMEM_PORT_LINK_OPTIONS -Wl,-u,_start -lm)
-set(SHMEM_EMULATOR_ARGS "")
-# Nothing here can run a TILE image: add_shmem_test builds each test and checks it with oshrun --dry-run.
-set(SHMEM_NO_RUNNER ON)

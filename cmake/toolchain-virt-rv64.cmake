@@ -34,7 +34,5 @@ set(CMAKE_FIND_ROOT_PATH_MODE_LIBRARY ONLY)
 set(CMAKE_FIND_ROOT_PATH_MODE_INCLUDE ONLY)
 
 set(SHMEM_PORT_DIR virt-rv64)
-set(SHMEM_MAX_PES 512)
 # The startup code and picolibc's stdout are pulled in by name (nothing in a program refers to them).
 set(SHMEM_PORT_LINK_OPTIONS -Wl,-u,_start -Wl,-u,stdout)
-set(SHMEM_EMULATOR_ARGS "")

@@ -2,23 +2,26 @@
 # What libshmem adds to a program, read from link maps (ld -Map): every input section placed in the image is
 # attributed to libshmem.a (the library, its port and its startup code), libgcc, the C library, or the program.
 #
-#   bash scripts/footprint.sh [--detail] [--base empty.elf.map] program.elf.map [more maps...]
+#   bash scripts/footprint.sh [--detail] [--base empty.elf.map] [--max program=bytes]... program.elf.map [more...]
 #
 # For each map: the totals by library and kind (text, rodata, data, bss), then the delta over a baseline map,
 # which is what the program pulls in from libshmem + libgcc + libc beyond an empty program linked the same way.
 # The baseline is --base, else fp_empty.elf.map next to the first map (bench/footprint/fp_empty.c: the startup
 # code, trap report and exit that any program on the target has, since libshmem.a is the platform's crt0).
-# --detail lists the sections behind each delta, largest first (demangled when c++filt is there), and for the
+# --max fp_min=272: exit 1 when fp_min's delta of text is above 272 bytes (a guard; ctest runs it with the target's
+# budget, cmake/targets/<target>.cmake). --detail lists the sections behind each delta, largest first (demangled when c++filt is there), and for the
 # C and compiler runtime the reference that made the linker take them.
 # Alignment padding (*fill*) is not counted anywhere: it is the layout's, not a section's.
 set -euo pipefail
 detail=0
 base=""
 maps=()
+maxes=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --detail) detail=1 ;;
     --base) base="$2"; shift ;;
+    --max) maxes="$maxes $2"; shift ;;
     -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
     *) maps+=("$1") ;;
   esac
@@ -28,12 +31,14 @@ done
 if [ -z "$base" ]; then
   base="$(dirname "${maps[0]}")/fp_empty.elf.map"
 fi
-python3 - "$detail" "$base" "${maps[@]}" <<'PY'
+python3 - "$detail" "$base" "$maxes" "${maps[@]}" <<'PY'
 import os, re, shutil, subprocess, sys
 
 detail = sys.argv[1] == "1"
 base_path = sys.argv[2]
-paths = sys.argv[3:]
+maxes = dict((m.split("=")[0], int(m.split("=")[1])) for m in sys.argv[3].split())
+paths = sys.argv[4:]
+over = []
 KINDS = ("text", "rodata", "data", "bss")
 LIBS = ("libshmem", "libgcc", "libc", "program")
 
@@ -148,6 +153,11 @@ for path in paths:
     delta = {k: sum(t.get((l, k), 0) - bt.get((l, k), 0) for l in deps) for k in KINDS}
     print(f"{name:10} {'delta':9} " + "  ".join(f"{k} {delta[k]:+6d} B" for k in KINDS)
           + f"   = what the program pulls in from libshmem, libgcc and libc beyond {name_of(base_path)}")
+    if name in maxes:
+        verdict = "within" if delta["text"] <= maxes[name] else "OVER"
+        print(f"{name:10} budget    text {delta['text']:+6d} B: {verdict} its budget of {maxes[name]} B")
+        if delta["text"] > maxes[name]:
+            over.append(name)
     if detail:
         have = {}
         for s in base:
@@ -173,4 +183,11 @@ for path in paths:
             for d, knd, lib, obj, what in sorted((r for r in rows if r[1] == kind), key=lambda r: -r[0]):
                 print(f"{'':10} {d:+6d} {knd:6} {lib:8} {obj:22} {what}")
     print()
+missing = sorted(set(maxes) - set(name_of(p) for p in paths))
+if missing:
+    print(f"footprint: --max for {', '.join(missing)}, whose maps were not given", file=sys.stderr)
+    sys.exit(2)
+if over:
+    print(f"footprint: over budget: {', '.join(over)}", file=sys.stderr)
+    sys.exit(1)
 PY

@@ -2,20 +2,20 @@
 # No emulator and no temporary directory outlives oshrun, however oshrun ends: killed with SIGKILL (nothing can
 # be caught: the watchdog and PR_SET_PDEATHSIG clean up), or ended by a signal it catches (SIGQUIT, SIGUSR1,
 # SIGTERM: it stops the emulator itself and exits with 128 + the signal).
-#   orphans.sh OSHRUN PROGRAM [TARGET]   (PROGRAM never ends: tests/negative/hang.c)
-# TARGET linux: the PEs are processes of their own (running PROGRAM), not an emulator's.
+#   orphans.sh OSHRUN PROGRAM TARGET [processes]   (PROGRAM never ends: tests/negative/hang.c)
+# processes: the target's PEs are processes of their own (running PROGRAM), not an emulator's.
 set -u
-oshrun=$1 program=$2 target=${3:-virt-rv64}
+oshrun=$1 program=$2 target=$3 mode=${4:-emulator}
 fail() {
   echo "FAIL: $*"
   [ -n "${pid:-}" ] && kill -TERM "$pid" 2>/dev/null  # an oshrun this test left running would run on forever
   exit 1
 }
 
-# The emulator processes of a run: those whose command line names a file in dir. On linux, the PEs: the processes
+# The emulator processes of a run: those whose command line names a file in dir. With processes, the PEs: the processes
 # that run the program, oshrun itself ($pid) left out.
 emulators_of() {
-  if [ "$target" = linux ]; then
+  if [ "$mode" = processes ]; then
     pgrep -f -- "^(/[^ ]*/qemu-[a-z0-9_]+ )?$program" | grep -vx "${pid:-0}" || true  # (qemu-user: another machine's)
   else
     pgrep -f -- "$1/" || true

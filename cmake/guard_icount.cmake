@@ -1,0 +1,72 @@
+# A guard on the fast paths' instruction counts (cmake -P): runs bench_putget at 2 PEs and bench_collectives at
+# NP PEs under `oshrun --icount` (deterministic: the same image gives the same counts on every run) and fails when
+# a count is above its ceiling. Counts are QEMU's retired instructions of the whole machine per call.
+#   -DOSHRUN=... -DPUTGET=<bench_putget.elf> -DCOLLECTIVES=<bench_collectives.elf> -DNP=16
+#   -DCEILINGS="name=count;..."   names: putmem_8, getmem_8, fetch_add, inc, compare_swap (the caller's, the
+#                                 others asleep), barrier_all, barrier_dissemination, broadcast_8, sum_reduce_8,
+#                                 fcollect_8 (the machine's count, all NP PEs together)
+foreach(v OSHRUN PUTGET COLLECTIVES NP CEILINGS)
+  if(NOT DEFINED ${v})
+    message(FATAL_ERROR "guard_icount.cmake: -D${v}=... is required")
+  endif()
+endforeach()
+
+function(run_bench out np program)
+  execute_process(COMMAND "${CMAKE_COMMAND}" -E env SHMEM_SYMMETRIC_SIZE=8M
+                          "${OSHRUN}" --icount --timeout 600 -np ${np} "${program}"
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE text ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "${program} at ${np} PEs failed (status ${rc}):\n${text}${err}")
+  endif()
+  set(${out} "${text}" PARENT_SCOPE)
+endfunction()
+
+run_bench(putget 2 "${PUTGET}")
+run_bench(coll ${NP} "${COLLECTIVES}")
+
+# The count this run measured for one name ("" if the output lacks it).
+function(measured out name)
+  set(text "${coll}")
+  if(name STREQUAL "putmem_8")
+    set(regex "csv:putget:8,([0-9]+),")
+    set(text "${putget}")
+  elseif(name STREQUAL "getmem_8")
+    set(regex "csv:putget:8,[0-9]+,([0-9]+)")
+    set(text "${putget}")
+  elseif(name MATCHES "^(fetch_add|inc|compare_swap)$")
+    set(regex "csv:amo:${NP},${name},([0-9]+)")
+  elseif(name MATCHES "^(barrier_all|barrier_dissemination)$")
+    set(regex "csv:sync:${NP},${name},([0-9]+)")
+  elseif(name MATCHES "^(broadcast|sum_reduce|fcollect)_8$")
+    set(regex "csv:coll_size:${NP},${CMAKE_MATCH_1},8,([0-9]+)")
+  else()
+    message(FATAL_ERROR "CEILINGS: unknown name '${name}'")
+  endif()
+  set(${out} "" PARENT_SCOPE)
+  if(text MATCHES "${regex}")
+    set(${out} "${CMAKE_MATCH_1}" PARENT_SCOPE)
+  endif()
+endfunction()
+
+set(failed 0)
+foreach(ceiling IN LISTS CEILINGS)
+  if(NOT ceiling MATCHES "^([a-z_0-9]+)=([0-9]+)$")
+    message(FATAL_ERROR "CEILINGS: '${ceiling}' is not name=count")
+  endif()
+  set(name ${CMAKE_MATCH_1})
+  set(limit ${CMAKE_MATCH_2})
+  measured(found ${name})
+  if(found STREQUAL "")
+    message(SEND_ERROR "${name}: not in the benchmarks' output")
+    set(failed 1)
+  elseif(found GREATER limit)
+    message(SEND_ERROR "${name}: ${found} instructions, above its ceiling of ${limit}")
+    set(failed 1)
+  else()
+    message(STATUS "${name}: ${found} instructions (ceiling ${limit})")
+  endif()
+endforeach()
+if(failed)
+  message(FATAL_ERROR "instruction counts above their ceilings (docs/benchmarks.md says where they come from)")
+endif()
+message(STATUS "guard_icount: every count at or below its ceiling")
