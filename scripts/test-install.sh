@@ -6,19 +6,19 @@
 # program that interposes on routines through pshmem.h (tests/profiling). Then the prefix is moved, and oshcc and
 # find_package must still work from the new place.
 #
-#   bash scripts/test-install.sh [BUILD_DIR]        BUILD_DIR: a configured virt-rv64 build (default: build)
-#   SHMEM_INSTALL_TEST_EPIPHANY=build-e16           also install that Epiphany build into the same prefix and
+#   bash scripts/test-install.sh [BUILD_DIR]        BUILD_DIR: a built virt-rv64 tree (default: build/virt)
+#   SHMEM_INSTALL_TEST_EPIPHANY=build/e16           also install that Epiphany build into the same prefix and
 #                                                   build the programs for it (they cannot run here)
-#   SHMEM_INSTALL_TEST_TILE="build-tilegx build-tilepro"   also install those TILE builds and build the programs
+#   SHMEM_INSTALL_TEST_TILE="build/tilegx build/tilepro"   also install those TILE builds and build the programs
 #                                                   for them, each image then placed by oshrun --dry-run (nothing
 #                                                   can run TILE images: docs/tile.md)
-#   SHMEM_INSTALL_TEST_LINUX=build-linux            also install that linux build (into the moved prefix) and
+#   SHMEM_INSTALL_TEST_LINUX=build/linux            also install that linux build (into the moved prefix) and
 #                                                   build and run the programs for it: oshcc, oshc++,
 #                                                   find_package, pkg-config
 # Exits non-zero on the first failure.
 set -euo pipefail
 src=$(cd "$(dirname "$0")/.." && pwd)
-build=$(cd "${1:-$src/build}" && pwd)
+build=$(cd "${1:-$src/build/virt}" && pwd)
 linux_build=""
 [ -z "${SHMEM_INSTALL_TEST_LINUX:-}" ] || linux_build=$(cd "$SHMEM_INSTALL_TEST_LINUX" && pwd)  # (we cd below)
 work=$(mktemp -d "${TMPDIR:-/tmp}/libshmem-install-test.XXXXXX")

@@ -1,96 +1,155 @@
 #!/usr/bin/env bash
-# Installs what is needed, builds everything and runs the whole test suite: target tests through the loader at
-# every PE count, negative tests, native unit tests; then the families whose mechanism a build option changes
-# (atomics, locks, barriers, collectives) once more in the other configuration: TESTSET-lock atomics and the
-# dissemination barrier; then every target test in a Release build; then the linux target's suite (plain, ASan+UBSan,
-# TSan, the channel tests over its emulated message queue, and aarch64 under qemu-user); then the Epiphany builds and their suites on oshrun's Epiphany simulator;
-# then the TILE builds (built and placed, never run: no emulator exists); then what a user does with an installed
-# prefix (scripts/test-install.sh: oshcc, oshc++, find_package, add_subdirectory, from outside this tree); then oshrun's
-# parsers under libFuzzer for a bounded time (scripts/fuzz.sh). Extra arguments
-# go to ctest, e.g. -R heap (and skip the second configuration, Epiphany and the install checks).
+# The test suites: each one a few builds of CMakePresets.json (configure, build and test presets of one name: the
+# tests each runs are chosen there, by ctest labels), plus the checks that are not ctests (the install checks, the
+# fuzzers). Installs what is needed from Debian's packages, and builds a cross toolchain only for a suite that needs
+# it (once, into ~/.cache/libshmem). Prints each suite's wall time and test count as it ends and a table at the end;
+# exits non-zero on the first failure.
+#
+#   bash scripts/test.sh                 every suite, in the order --list gives
+#   bash scripts/test.sh virt linux      the named suites (these two: what a change to the core needs)
+#   bash scripts/test.sh --list          the suites and what each covers
+#   bash scripts/test.sh -R heap         the virt suite's tests matching the ctest arguments given, nothing else
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup.sh
-cmake -S . -B build -DSHMEM_TARGET=virt-rv64 >/dev/null
-cmake --build build -j"$(nproc)"
-ctest --test-dir build --output-on-failure -j"$(nproc)" "$@"
-if [ $# -eq 0 ]; then
-  cmake -S . -B build-alt -DSHMEM_TARGET=virt-rv64 -DSHMEM_ATOMICS=testset -DSHMEM_BARRIER=dissemination >/dev/null
-  cmake --build build-alt -j"$(nproc)"
-  ctest --test-dir build-alt --output-on-failure -j"$(nproc)" -L target \
-    -R '^(amo|legacy|barrier|teams|collectives|active_set|heap|ring|v16|profiling|zero_length)'
-  # A Release build (no argument checks but the cheap ones, SHMEM_CHEAP_CHECKS): every target test, the negative
-  # tests of what it still checks among them.
-  cmake -S . -B build-rel -DSHMEM_TARGET=virt-rv64 -DCMAKE_BUILD_TYPE=Release >/dev/null
-  cmake --build build-rel -j"$(nproc)"
-  ctest --test-dir build-rel --output-on-failure -j"$(nproc)" -L target
-  # linux: PEs as processes of this host. The whole target suite, then again under AddressSanitizer + UBSan and
-  # under ThreadSanitizer; then built for aarch64 Linux and the PE counts up to 4 run there under qemu-user (64
-  # qemu-user processes on two cores are too slow for the time limits; glibc's abort under qemu-user adds qemu's
-  # own report to the output).
-  cmake -S . -B build-linux -DSHMEM_TARGET=linux >/dev/null
-  cmake --build build-linux -j"$(nproc)"
-  ctest --test-dir build-linux --output-on-failure -j"$(nproc)"
-  for san in address,undefined thread; do
-    cmake -S . -B "build-linux-${san%%,*}" -DSHMEM_TARGET=linux -DSHMEM_SANITIZE=$san >/dev/null
-    cmake --build "build-linux-${san%%,*}" -j"$(nproc)"
-    ctest --test-dir "build-linux-${san%%,*}" --output-on-failure -j"$(nproc)" -L target
-  done
-  # The channels' message path (how TILE's UDN carries them, shmem/src/channel.cpp), run here over the linux
-  # port's emulated message queue per PE: the channel tests only.
-  cmake -S . -B build-linux-msg -DSHMEM_TARGET=linux -DSHMEM_LINUX_MSG_CHANNEL=ON >/dev/null
-  cmake --build build-linux-msg -j"$(nproc)" --target libshmem_oshrun channel_pingpong channel_stream \
-    channel_many_to_one channel_try channel_negative
-  ctest --test-dir build-linux-msg --output-on-failure -j"$(nproc)" -R '^channel'
-  # The peer comparison with Open MPI's OSHMEM (docs/peer.md), as a smoke run: it must produce rows for both
-  # libraries; the figures are never judged.
-  bash scripts/peer-bench.sh --smoke --out build-peer-smoke
-  cmake -S . -B build-linux-arm64 -DSHMEM_TARGET=linux -DSHMEM_LINUX_CROSS=aarch64-linux-gnu >/dev/null
-  cmake --build build-linux-arm64 -j"$(nproc)"
-  ctest --test-dir build-linux-arm64 --output-on-failure -j"$(nproc)" -L target -R '/np[1-4]$' -E '^libc_neg_abort'
-  # Epiphany-III: the cross toolchain (built once from Debian's sources into a cache, ~15 min the first time),
-  # then the library, the tests and the examples built for it, the footprint of the two budget programs, and the
-  # whole target suite on oshrun's own Epiphany simulator (the sim backend, docs/epiphany-sim.md), in the
-  # MinSizeRel build and in a build with the argument checks on; the simulator's own tests (its decoder against
-  # the assembler, the chip's behaviour) with them. Then Epiphany-IV (64 cores): a subset at 64 PEs.
-  bash scripts/epiphany-toolchain.sh
-  cmake -S . -B build-e16 -DSHMEM_TARGET=epiphany-e16 -DCMAKE_BUILD_TYPE=MinSizeRel >/dev/null
-  cmake --build build-e16 -j"$(nproc)"
-  bash scripts/footprint.sh build-e16/bench/footprint/fp_min.elf.map build-e16/bench/footprint/fp_rma.elf.map
-  ctest --test-dir build-e16 --output-on-failure -j"$(nproc)" -L target
-  ctest --test-dir build-e16 --output-on-failure -j"$(nproc)" -R '^host_loader\.Epsim'
-  # with checks, and the dissemination barrier at every PE count (the default, auto, takes WAND at 16)
-  cmake -S . -B build-e16-checks -DSHMEM_TARGET=epiphany-e16 -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSHMEM_BARRIER=dissemination >/dev/null
-  cmake --build build-e16-checks -j"$(nproc)"
-  ctest --test-dir build-e16-checks --output-on-failure -j"$(nproc)" -L target
-  e64_tests="barrier ring collectives amo_contention amo_lock p2p teams channel_stream"
-  # (Twice the simulator's time limits: collectives at 64 cores ran 438 s on this 2-core machine with another
-  # simulation beside it, over the 360 s the e16 suite's factor gives.)
-  cmake -S . -B build-e64 -DSHMEM_TARGET=epiphany-e64 -DCMAKE_BUILD_TYPE=MinSizeRel -DSHMEM_DEFAULT_PES=16 \
-    "-DSHMEM_API_PES=16;64" -DSHMEM_TIMEOUT_FACTOR=4 >/dev/null
-  cmake --build build-e64 -j"$(nproc)" --target libshmem_oshrun $e64_tests
-  ctest --test-dir build-e64 --output-on-failure -j"$(nproc)" -R "^(${e64_tests// /|})/np64\$"
-  # TILE-Gx and TILEPro: the two cross toolchains (built once from Debian's sources into the cache, ~12 minutes the
-  # first time), then for each the library, every test, example and benchmark, every image checked to be of that
-  # machine, each test image placed by oshrun --dry-run (nothing can run a TILE image: docs/tile.md), the loader's
-  # and the port's host unit tests, and the footprint of the two budget programs.
-  bash scripts/tile-toolchain.sh
-  for t in tilegx tilepro; do
-    cmake -S . -B "build-$t" -DSHMEM_TARGET=$t >/dev/null
-    cmake --build "build-$t" -j"$(nproc)"
-    machine=$([ $t = tilegx ] && echo "Tilera TILE-Gx" || echo "Tilera TILEPro")
-    images=0
-    while IFS= read -r -d '' elf; do
-      readelf -h "$elf" | grep -q "Machine: *$machine" || { echo "$elf: not a $machine image" >&2; exit 1; }
-      images=$((images + 1))
-    done < <(find "build-$t" -name '*.elf' -not -path '*/CMakeFiles/*' -print0)
-    echo "$t: $images images, every one $machine"
-    ctest --test-dir "build-$t" --output-on-failure -j"$(nproc)"
-    bash scripts/footprint.sh "build-$t/bench/footprint/fp_min.elf.map" "build-$t/bench/footprint/fp_rma.elf.map"
-  done
-  # The target builds installed into one prefix, and a user's programs built against it from outside the tree.
-  SHMEM_INSTALL_TEST_EPIPHANY=build-e16 SHMEM_INSTALL_TEST_TILE="build-tilegx build-tilepro" \
-    SHMEM_INSTALL_TEST_LINUX=build-linux bash scripts/test-install.sh build
-  # oshrun's parsers of untrusted input (images, the console stream) under libFuzzer, 60 s each.
-  bash scripts/fuzz.sh
+jobs=$(nproc)
+
+# name|what it covers (the order is the order of a full run: what a change breaks first comes first)
+suites=(
+  "virt|QEMU virt (RISC-V 64): every test program at 1 to 64 PEs, the negative tests, oshrun end to end, the host tools' unit tests (loader, TILE port logic, heap), the frame's checks"
+  "linux|PEs as processes of this host: every test program, its negative tests, oshrun's process backend"
+  "virt-configs|virt again with TESTSET-lock atomics and the dissemination barrier (the mechanism families), and in Release (every test, and the instruction-count guard of the fast paths)"
+  "linux-configs|linux again under ASan+UBSan and under TSan, with the channels over its emulated message queue, built for aarch64 and run under qemu-user, and the Open MPI comparison as a smoke run"
+  "epiphany|Epiphany-III on oshrun's simulator in MinSizeRel (with the footprint guard) and with checks and the dissemination barrier, the simulator's own tests, an Epiphany-IV subset at 64 cores"
+  "tile|TILE-Gx and TILEPro: every image built, of its machine, and placed by oshrun --dry-run; the footprint report"
+  "template|the template port (port/template), built on the host compiler, so the port contract cannot drift from it"
+  "install|a user's programs built from an installed prefix of every target four ways (oshcc, oshc++, find_package, add_subdirectory), run where they can"
+  "fuzz|oshrun's parsers of untrusted input (images, the console stream) under libFuzzer, 60 s each"
+)
+suite_names=()
+for s in "${suites[@]}"; do suite_names+=("${s%%|*}"); done
+
+if [ "${1:-}" = "--list" ]; then
+  for s in "${suites[@]}"; do printf '%-14s %s\n' "${s%%|*}" "${s#*|}"; done
+  exit 0
 fi
+
+bash scripts/setup.sh
+logs=build/logs
+mkdir -p "$logs"
+summary=()
+total_tests=0
+counts=/dev/null
+
+# One preset's configure, build and test; the tests' count is added to the suite's.
+preset() {  # preset <name> [extra ctest arguments]
+  local name=$1; shift
+  echo "-- $name: configure, build"
+  cmake --preset "$name" > "$logs/$name.configure.log" 2>&1 || { tail -n 60 "$logs/$name.configure.log"; return 1; }
+  cmake --build --preset "$name" > "$logs/$name.build.log" 2>&1 || { tail -n 80 "$logs/$name.build.log"; return 1; }
+  echo "-- $name: test"
+  ctest_run --preset "$name" "$@"
+}
+ctest_run() {  # ctest_run <ctest arguments>: ctest with its output, counting its tests
+  local log; log=$(mktemp)
+  set +e
+  ctest "$@" 2>&1 | tee "$log"
+  local rc=${PIPESTATUS[0]}
+  set -e
+  local n; n=$(sed -n 's/.*tests passed, [0-9]* tests failed out of \([0-9]*\).*/\1/p' "$log" | tail -n1)
+  rm -f "$log"
+  echo "${n:-0}" >> "$counts"
+  return "$rc"
+}
+
+suite_virt() { preset virt; }
+suite_linux() { preset linux; }
+suite_virt_configs() { preset virt-alt; preset virt-release; }
+suite_linux_configs() {
+  preset linux-msg
+  preset linux-asan
+  preset linux-tsan
+  # 64 qemu-user processes on two cores are too slow for the time limits: the PE counts up to 4 (the preset).
+  preset linux-arm64
+  # The peer comparison with Open MPI's OSHMEM (docs/peer.md): it must produce rows for both libraries; the figures
+  # are never judged.
+  bash scripts/peer-bench.sh --smoke --out build/peer-smoke
+}
+suite_epiphany() {
+  bash scripts/epiphany-toolchain.sh
+  preset e16
+  # The simulator's own tests (its decoder against the assembler, the chip's behaviour): the host build found the
+  # assembler when the e16 build configured it.
+  cmake --build build/host -j"$jobs" > "$logs/host.build.log" 2>&1 || { tail -n 80 "$logs/host.build.log"; return 1; }
+  ctest_run --test-dir build/host --output-on-failure -j"$jobs" -L '^epiphany-sim$' --no-tests=error
+  preset e16-checks
+  preset e64
+}
+suite_tile() {
+  bash scripts/tile-toolchain.sh
+  preset tilegx
+  preset tilepro
+}
+suite_template() {
+  cmake -S port/template -B build/template > "$logs/template.configure.log" 2>&1 ||
+    { tail -n 60 "$logs/template.configure.log"; return 1; }
+  cmake --build build/template -j"$jobs"
+}
+suite_install() {
+  bash scripts/epiphany-toolchain.sh
+  bash scripts/tile-toolchain.sh
+  local p
+  for p in virt linux e16 tilegx tilepro; do  # (already built by their suites: then only checked up to date)
+    cmake --preset "$p" > "$logs/$p.configure.log" 2>&1 || { tail -n 60 "$logs/$p.configure.log"; return 1; }
+    cmake --build --preset "$p" > "$logs/$p.build.log" 2>&1 || { tail -n 80 "$logs/$p.build.log"; return 1; }
+  done
+  SHMEM_INSTALL_TEST_EPIPHANY=build/e16 SHMEM_INSTALL_TEST_TILE="build/tilegx build/tilepro" \
+    SHMEM_INSTALL_TEST_LINUX=build/linux bash scripts/test-install.sh build/virt
+}
+suite_fuzz() { bash scripts/fuzz.sh; }
+
+# ctest arguments instead of suites: the virt build, its tests chosen by them.
+if [ $# -gt 0 ] && [ "${1#-}" != "$1" ]; then
+  cmake --preset virt > "$logs/virt.configure.log" 2>&1 || { tail -n 60 "$logs/virt.configure.log"; exit 1; }
+  cmake --build --preset virt
+  ctest --test-dir build/virt --output-on-failure -j"$jobs" "$@"
+  exit
+fi
+
+run=("$@")
+[ ${#run[@]} -gt 0 ] || run=("${suite_names[@]}")
+for s in "${run[@]}"; do
+  found=0
+  for n in "${suite_names[@]}"; do [ "$n" = "$s" ] && found=1; done
+  if [ $found = 0 ]; then
+    echo "test.sh: no suite '$s'; the suites: ${suite_names[*]} (--list says what each covers)" >&2
+    exit 2
+  fi
+done
+
+t_all=$(date +%s)
+for s in "${run[@]}"; do
+  echo
+  echo "==== suite $s"
+  counts=$logs/$s.counts
+  : > "$counts"
+  t0=$(date +%s)
+  # (Not in an `if`: there set -e would be off inside the suite, and a failing step would go unseen.)
+  set +e
+  ( set -e; "suite_${s//-/_}" )
+  rc=$?
+  set -e
+  dt=$(( $(date +%s) - t0 ))
+  if [ $rc -ne 0 ]; then
+    echo "==== suite $s FAILED after $dt s" >&2
+    exit 1
+  fi
+  suite_tests=$(awk '{ n += $1 } END { print n + 0 }' "$counts")
+  total_tests=$((total_tests + suite_tests))
+  summary+=("$(printf '%-14s %6d s %7d tests' "$s" "$dt" "$suite_tests")")
+  echo "==== suite $s: passed in $dt s ($suite_tests tests)"
+done
+echo
+echo "suite          wall time   tests"
+for l in "${summary[@]}"; do echo "$l"; done
+printf '%-14s %6d s %7d tests\n' "all" "$(( $(date +%s) - t_all ))" "$total_tests"
+echo "tests: $total_tests passed, 0 failed"
