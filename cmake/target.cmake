@@ -45,6 +45,7 @@
 set(_shmem_target_facts SHMEM_PORT SHMEM_PORT_VARIANT SHMEM_TARGET_SUMMARY SHMEM_MAX_PES SHMEM_BARRIER_DEFAULT
     SHMEM_SMALL_SIZES_DEFAULT SHMEM_TIMEOUT_FACTOR_DEFAULT SHMEM_TREE_PES SHMEM_PORT_DEFINITIONS
     SHMEM_CORE_SOURCE_OPTIONS SHMEM_CAPABILITIES SHMEM_ELF_MACHINE SHMEM_IMAGE_MACHINE SHMEM_TRAP_REPORT SHMEM_STACK_GUARD)
+set(_shmem_optional_facts SHMEM_FOOTPRINT_BUDGET SHMEM_CRT_COMMON)
 set(_shmem_known_capabilities run emulator icount gdb_stub hosted libc_crt libc_host default_heap image_checks
     local_memory_link small_checked_conformance msg_channel msg_channel_option ipi_get_option sanitizers footprint)
 
@@ -62,7 +63,9 @@ macro(shmem_load_target _dir _target)
   foreach(_fact IN LISTS _shmem_target_facts)
     unset(${_fact})
   endforeach()
-  unset(SHMEM_FOOTPRINT_BUDGET)
+  foreach(_fact IN LISTS _shmem_optional_facts)
+    unset(${_fact})
+  endforeach()
   include("${_dir}/${_target}.cmake")
   foreach(_fact IN LISTS _shmem_target_facts)
     if(NOT DEFINED ${_fact})

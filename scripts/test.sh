@@ -43,11 +43,14 @@ counts=/dev/null
 # One preset's configure, build and test; the tests' count is added to the suite's.
 preset() {  # preset <name> [extra ctest arguments]
   local name=$1; shift
+  local t0; t0=$(date +%s)
   echo "-- $name: configure, build"
   cmake --preset "$name" > "$logs/$name.configure.log" 2>&1 || { tail -n 60 "$logs/$name.configure.log"; return 1; }
   cmake --build --preset "$name" > "$logs/$name.build.log" 2>&1 || { tail -n 80 "$logs/$name.build.log"; return 1; }
-  echo "-- $name: test"
+  local t1; t1=$(date +%s)
+  echo "-- $name: test (built in $((t1 - t0)) s)"
   ctest_run --preset "$name" "$@"
+  echo "-- $name: tested in $(( $(date +%s) - t1 )) s"
 }
 ctest_run() {  # ctest_run <ctest arguments>: ctest with its output, counting its tests
   local log; log=$(mktemp)
