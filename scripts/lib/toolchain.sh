@@ -36,6 +36,17 @@ step() {  # step <name> <command...>: run it with its output in <logdir>/<n>-<na
     "$((kb / 1024))" "$(( $(du -sk "$prefix" | cut -f1) / 1024 ))"
 }
 
+apt_waiting() {  # apt_waiting <command...>: run it, again while another apt-get holds a lock
+  local i
+  for i in $(seq 90); do
+    "$@" -o DPkg::Lock::Timeout=10 && return 0
+    pgrep -x apt-get >/dev/null || pgrep -x dpkg >/dev/null || return 1  # failed for another reason than a lock
+    echo "$tag: apt is busy (another apt-get running); waiting"
+    sleep 10
+  done
+  return 1
+}
+
 install_packages() {  # install_packages <debian package...>: apt-get those that are missing (root or sudo)
   local missing=() p
   for p in "$@"; do
@@ -47,8 +58,10 @@ install_packages() {  # install_packages <debian package...>: apt-get those that
   if [ "$(id -u)" -eq 0 ]; then sudo=(); elif command -v sudo >/dev/null; then sudo=(sudo); else
     echo "$tag: need root (or sudo) to install: ${missing[*]}" >&2; exit 1; fi
   export DEBIAN_FRONTEND=noninteractive
-  "${sudo[@]}" apt-get update -qq
-  "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
+  # Another apt-get (the other toolchain script, setup.sh) may hold apt's and dpkg's locks: wait for it (up to
+  # 15 minutes), do not fail.
+  apt_waiting "${sudo[@]}" apt-get update -qq
+  apt_waiting "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
 }
 
 take_lock() {  # take_lock <file>: one build at a time per cache directory; a second caller waits for the first
