@@ -32,6 +32,7 @@
 #       ipi_get_option      SHMEM_USE_IPI_GET is available
 #       sanitizers          SHMEM_SANITIZE is available
 #       footprint           the footprint budget programs are guarded (SHMEM_FOOTPRINT_BUDGET)
+#       ends_observed       a library wait that a PE's end left endless is reported (port::ends_observed)
 #   SHMEM_ELF_MACHINE            the images' machine as readelf names it (a test checks every image), "" for the
 #                                host's own
 #   SHMEM_IMAGE_MACHINE          what oshrun's refusal of a foreign image names (with image_checks)
@@ -47,7 +48,8 @@ set(_shmem_target_facts SHMEM_PORT SHMEM_PORT_VARIANT SHMEM_TARGET_SUMMARY SHMEM
     SHMEM_CORE_SOURCE_OPTIONS SHMEM_CAPABILITIES SHMEM_ELF_MACHINE SHMEM_IMAGE_MACHINE SHMEM_TRAP_REPORT SHMEM_STACK_GUARD)
 set(_shmem_optional_facts SHMEM_FOOTPRINT_BUDGET SHMEM_CRT_COMMON)
 set(_shmem_known_capabilities run emulator icount gdb_stub hosted libc_crt libc_host default_heap image_checks
-    local_memory_link small_checked_conformance msg_channel msg_channel_option ipi_get_option sanitizers footprint)
+    local_memory_link small_checked_conformance msg_channel msg_channel_option ipi_get_option sanitizers footprint
+    ends_observed)
 
 # shmem_target_names(<out> <dir>): the targets whose facts files are in <dir>, sorted.
 function(shmem_target_names out dir)

@@ -15,6 +15,7 @@ set(SHMEM_CAPABILITIES
   libc_host           # the C runtime is the host's (glibc): its assert and abort, its malloc
   sanitizers          # SHMEM_SANITIZE (ASan, UBSan, TSan)
   msg_channel_option  # SHMEM_LINUX_MSG_CHANNEL: the channels' message path over an emulated queue per PE
+  ends_observed       # a PE's end is seen by the others' library waits (port::ends_observed)
 )
 set(SHMEM_ELF_MACHINE "")           # readelf's name of the images' machine ("": the host's)
 set(SHMEM_IMAGE_MACHINE "")

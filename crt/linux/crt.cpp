@@ -310,6 +310,11 @@ void setup(int, char **, char **envp)
     // stdout is a pipe to oshrun: line-buffered, as on the other targets (a PE's lines come out as it writes them).
     setvbuf(stdout, nullptr, _IOLBF, 0);
     install_fault_report();
+    // A PE that ends with status 0 (main returned, exit(0)) tells the PEs that may still wait for it
+    // (port::ends_observed); any other status ends the whole run anyway. glibc's on_exit: atexit without the status.
+    on_exit([](int status, void *) {
+        if (status == 0) shmem::detail::announce_end();
+    }, nullptr);
 }
 
 }  // namespace

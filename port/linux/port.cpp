@@ -39,6 +39,18 @@ void write_all(int fd, const char *buf, size_t n)
 // word's high half); the last arriver wakes all of them with one futex_wake, and only when one sleeps (a count, not
 // a flag: a PE already in the next barrier may be counted too, which costs a spurious wake-up at most, never a lost
 // one). Two PEs: three cache-line transfers (two arrivals, the waiter's reread), no separate read of the generation.
+namespace {
+struct GenerationWait {
+    const uint32_t *generation;
+    uint32_t gen;
+};
+bool generation_moved(const void *arg)
+{
+    const auto *w = static_cast<const GenerationWait *>(arg);
+    return __atomic_load_n(w->generation, __ATOMIC_ACQUIRE) != w->gen;
+}
+}  // namespace
+
 void hw_barrier()
 {
     const uint32_t n = uint32_t(geometry.npes);
@@ -53,7 +65,17 @@ void hw_barrier()
     }
     if (poll([generation, gen] { return __atomic_load_n(generation, __ATOMIC_ACQUIRE) != gen; })) return;
     __atomic_add_fetch(&w->sleepers, 1u, __ATOMIC_SEQ_CST);
-    while (__atomic_load_n(generation, __ATOMIC_SEQ_CST) == gen) futex(generation, FUTEX_WAIT, gen, nullptr);
+    // A PE's end (shmem/src/ended.cpp) wakes nobody here: the sleep's backstop makes it seen within a tenth of a
+    // second (a wait that lasts is woken ten times a second, not a thousand as wait_until's).
+    static const timespec end_backstop = {0, 100000000};
+    while (__atomic_load_n(generation, __ATOMIC_SEQ_CST) == gen) {
+        if (__builtin_expect(__atomic_load_n(&shmemi_peer_ended, __ATOMIC_RELAXED) != 0, 0)) {
+            const GenerationWait gw{generation, gen};
+            detail::world_wait_ended(generation_moved, &gw);
+            break;
+        }
+        futex(generation, FUTEX_WAIT, gen, &end_backstop);
+    }
     __atomic_sub_fetch(&w->sleepers, 1u, __ATOMIC_RELAXED);
 }
 

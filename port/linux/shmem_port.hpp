@@ -187,6 +187,13 @@ inline void wake_if_sleeping(int pe)
     if (__atomic_load_n(remote_ptr(&sleeping, pe), __ATOMIC_RELAXED) != 0) wake(pe);
 }
 
+// A PE's end is seen by the others' waits (port.hpp, ends_observed): the C library's exit announces it (crt/linux),
+// and its wake-up is the target's futex word whether it says it sleeps or not; hw_barrier's sleep has a backstop
+// for it. wait_until polls, then looks at done() once a backstop period (1 ms) when nothing wakes it.
+inline constexpr bool ends_observed = true;
+inline void notify_end(int pe) { wake(pe); }  // a seq_cst add first: after the store that tells the PE
+inline unsigned end_grace_polls() { return unsigned(geometry.spin + geometry.yields) + 1000u; }
+
 // The user's puts and AMOs notify their target, and the user's waits sleep (shmem::detail::wait_user_write):
 // notify is a read of the target's `sleeping` word and, only for a sleeper, a wake-up.
 inline constexpr bool user_writes_notify = true;

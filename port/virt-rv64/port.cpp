@@ -106,6 +106,18 @@ void console_release_if_mine()
 //    a PE asleep here is not woken by every put and atomic into its memory.
 // The fence before the arrival also completes this PE's puts (hw_barrier_fences: shmem_barrier_all's quiet).
 // Nobody can arrive at the next barrier before the last arriver's store: they are all asleep until its wake-up.
+namespace {
+struct GenerationWait {
+    const volatile uint32_t *generation;
+    uint32_t gen;
+};
+[[maybe_unused]] bool generation_moved(const void *arg)
+{
+    const auto *w = static_cast<const GenerationWait *>(arg);
+    return *w->generation != w->gen;
+}
+}  // namespace
+
 void hw_barrier()
 {
     const uint32_t n = uint32_t(geo().npes);
@@ -134,6 +146,15 @@ void hw_barrier()
     const uint32_t gen = uint32_t(old >> 32);
     const volatile uint32_t *const generation = reinterpret_cast<const volatile uint32_t *>(word) + 1;  // the high half
     for (;;) {
+        // A PE's end (shmem/src/ended.cpp): seen where the barrier would sleep. Its wake-up comes after its store, and
+        // so after the SSIP clear that precedes this look.
+        if constexpr (ends_observed) {
+            if (__builtin_expect(__atomic_load_n(&shmemi_peer_ended, __ATOMIC_RELAXED) != 0, 0)) {
+                const GenerationWait w{generation, gen};
+                detail::world_wait_ended(generation_moved, &w);
+                break;
+            }
+        }
         __asm__ volatile("wfi" ::: "memory");
         if (*generation != gen) break;
         clear_wake();
@@ -161,6 +182,7 @@ void end_run_early(int status)
 void finish(int status)
 {
     if (status != 0) end_run(status);
+    if constexpr (ends_observed) detail::announce_end();  // to the PEs that may still wait for this one
     // The last PE to finish ends the run. Its memory stays reachable until then, so a PE that finished may
     // still be the target of other PEs' puts and gets.
     if (__atomic_add_fetch(remote_ptr(&pes_done, 0), 1u, __ATOMIC_ACQ_REL) == uint32_t(geo().npes)) end_run(0);

@@ -193,6 +193,18 @@ inline void wake(int pe) { *clint::setssip(pe) = 1; }
 
 // The stack's guard is a PMP region (crt/virt-rv64), which traps at once: check_stack has nothing to check.
 
+// A PE's end seen by the others' waits (port.hpp, ends_observed): finish(0) would announce it, and its wake-up is
+// the target's SSIP whatever it waits in (hw_barrier keeps no `sleeping` word); wait_until looks at done() once a
+// backstop period (1 ms) when nothing wakes it. Off for now: the looks cost the barriers and collectives more
+// instructions than their guards allow (bench/CMakeLists.txt, guard_icount).
+inline constexpr bool ends_observed = false;
+inline void notify_end(int pe)
+{
+    fence();
+    wake(pe);
+}
+inline unsigned end_grace_polls() { return unsigned(clint::ticks_per_second / clint::backstop_ticks); }
+
 // The user's puts and AMOs notify their target, and the user's waits sleep (shmem::detail::wait_user_write):
 // notify is a read of the target's `sleeping` word and, only for a sleeper, a wake-up.
 inline constexpr bool user_writes_notify = true;

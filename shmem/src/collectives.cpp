@@ -100,6 +100,12 @@ struct Msg {
     int flag;
 };
 
+// The PEs of a group, as library_wait's who().
+[[gnu::always_inline]] inline auto group_pes(const Group &g)
+{
+    return [&g] { return PeSet{g.start, g.stride, g.size}; };
+}
+
 // Raises a flag on a PE and wakes it. A release store: whatever was put before it is there when it is seen.
 [[gnu::always_inline]] inline void raise_flag(const Group &g, int pe, int flag)
 {
@@ -135,7 +141,7 @@ void send(const Group &g, int rank, const Msg &msg)
 [[gnu::always_inline]] inline void wait(const Group &g, int flag)
 {
     long *f = &g.flags[flag];
-    port::wait_notified(flag_raised(f));  // raise_flag wakes it (notify_waiter)
+    library_wait_notified(group_pes(g), flag_raised(f));  // raise_flag wakes it (notify_waiter)
     lower_flag(f);
 }
 
@@ -205,10 +211,15 @@ static_assert(sweep_layout_matches<port::SweepLayout>(), "port::SweepLayout matc
     } else {
         count = port::remote_ptr(&g.flags[flag_arrive], g.world(root));
     }
-    port::wait_notified_after(
-        [count, n, &g, root] {  // the root's waker worked out only by the last rank to arrive
-            if (__atomic_fetch_add(count, 1L, __ATOMIC_RELEASE) == n - 2)
-                port::notify_waiter(port::waker(g.world(root)));
+    library_wait(
+        group_pes(g),
+        [count, n, &g, root](auto done) __attribute__((always_inline)) {
+            port::wait_notified_after(
+                [count, n, &g, root] {  // the root's waker worked out only by the last rank to arrive
+                    if (__atomic_fetch_add(count, 1L, __ATOMIC_RELEASE) == n - 2)
+                        port::notify_waiter(port::waker(g.world(root)));
+                },
+                done);
         },
         flag_raised(f));
     lower_flag(f);
@@ -315,7 +326,7 @@ template <bool Words = false>
 {
     const int n = g.size;
     long *const count = &g.flags[flag_arrive];
-    port::wait_notified([count, n] { return __atomic_load_n(count, fenced_load) == n - 1; });
+    library_wait_notified(group_pes(g), [count, n] { return __atomic_load_n(count, fenced_load) == n - 1; });
     __atomic_thread_fence(__ATOMIC_ACQUIRE);
     __atomic_store_n(count, 0L, __ATOMIC_RELAXED);
 }

@@ -152,10 +152,15 @@ inline bool in_symmetric_space(const void *addr, size_t bytes)
 [[noreturn]] void fail_extent_overflow(const char *routine, size_t n, const char *stride_arg, ptrdiff_t stride,
                                        size_t size);
 
+// The routine the calling PE is in, for the report of a wait that a PE's end left endless (ended.cpp): set by
+// check_init, so only where checks are on (null otherwise).
+extern const char *current_routine;
 inline void check_init(const char *routine)
 {
-    if constexpr (checks)
+    if constexpr (checks) {
         if (__builtin_expect(init_state.count <= 0, 0)) fail_not_initialized(routine);
+        if constexpr (port::ends_observed) current_routine = routine;
+    }
 }
 inline void check_pe(const char *routine, int pe)
 {
@@ -259,6 +264,54 @@ inline void wait_user_write(Done done)
         while (!done()) port::fence();  // the compiler reloads what done() reads
     }
 }
+
+// The library's own waits (barriers, collectives, locks) end only when other PEs write. Where the port sees PEs
+// end (port::ends_observed), such a wait also looks at shmemi_peer_ended each time done() is false: set, a PE has
+// ended since, and wait_ended (ended.cpp) finds out whether one of the PEs `who` can write has, in which case the
+// wait can no longer end and is reported. The PEs a wait depends on: a group's (start, stride, size).
+struct PeSet {
+    int start, stride, size;
+};
+[[gnu::cold]] void wait_ended(PeSet who, bool (*done)(const void *), const void *arg);
+template <class Done>
+bool call_done(const void *done)
+{
+    return (*static_cast<const Done *>(done))();
+}
+// done, or a PE's end: `ended` says which. Where the port does not see ends, done itself.
+template <class Done>
+[[gnu::always_inline]] inline auto or_ended(Done done, bool &ended)
+{
+    return [done, &ended]() __attribute__((always_inline)) {
+        if (done()) return true;
+        ended = __atomic_load_n(&shmemi_peer_ended, __ATOMIC_RELAXED) != 0;
+        return ended;
+    };
+}
+// A wait of the port's (wait(f) waits until f()) on the PEs who() names (called only after a PE's end).
+template <class Who, class Wait, class Done>
+[[gnu::always_inline]] inline void library_wait(Who who, Wait wait, Done done)
+{
+    if constexpr (port::ends_observed) {
+        bool ended = false;
+        wait(or_ended(done, ended));
+        if (__builtin_expect(ended, 0)) wait_ended(who(), call_done<Done>, &done);
+    } else {
+        wait(done);
+    }
+}
+template <class Who, class Done>
+[[gnu::always_inline]] inline void library_wait_notified(Who who, Done done)
+{
+    library_wait(who, [](auto d) __attribute__((always_inline)) { port::wait_notified(d); }, done);
+}
+template <class Who, class Done>
+[[gnu::always_inline]] inline void library_wait_until(Who who, Done done)
+{
+    library_wait(who, [](auto d) __attribute__((always_inline)) { port::wait_until(d); }, done);
+}
+// Every PE of the run, as who() for library_wait.
+inline PeSet world_pes() { return {0, 1, port::n_pes()}; }
 
 // Whether shmem_barrier_all (and a group barrier over every PE) uses the port's hardware barrier in this run:
 // always with SHMEM_BARRIER=wand (barrier_wand reports a run that cannot use it), where the run allows it with auto.

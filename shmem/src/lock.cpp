@@ -113,7 +113,10 @@ void shmem_set_lock(long *lock)
     // hands the lock over.
     store(&port::remote_ptr(w, int(prev) - 1)->next, Node(me1()));
     port::notify(int(prev) - 1);
-    port::wait_until([w] { return load(&w->state) != waiting; });
+    // The predecessor hands it over: a report instead of a hang if it ends first, holding the lock.
+    const int holder = int(prev) - 1;
+    if constexpr (checks && port::ends_observed) current_routine = routine;  // the swap's AMO named itself
+    library_wait_until([holder] { return PeSet{holder, 1, 1}; }, [w] { return load(&w->state) != waiting; });
 }
 
 int shmem_test_lock(long *lock)

@@ -140,10 +140,39 @@ void msg_send(int pe, const void *object, uint64_t value);
 void msg_poll();
 void set_msg_handler(MsgHandler handler);
 
+// ends_observed: a PE that ends with status 0 while other PEs may still wait for it in the library tells them
+// (finish(0), or the C library's exit on a hosted port, calls shmem::detail::announce_end, below), so that a wait
+// of the library's that can no longer end is reported instead of hanging.
+//  - notify_end(pe): after the store that tells PE pe (shmemi_peer_ended), wake it from whatever wait of the
+//    library's it sleeps in, the port's own (hw_barrier) included; it orders that store before the wake-up.
+//  - end_grace_polls(): how many looks at done() a wait_until makes in about a second when nothing wakes it (its
+//    backstop's period, plus what it polls before it sleeps): the time a wait woken by a PE's end is given to end
+//    before it is reported.
+// A port's own waits on every PE of the run (hw_barrier) look at shmemi_peer_ended where they would sleep and call
+// shmem::detail::world_wait_ended with their done() when it is set.
+void notify_end(int pe);
+unsigned end_grace_polls();
+
 // The operations of the AMOs (shmem/src/amo.cpp); atomic_rmw does all of them but fetch and set.
 enum class AmoOp { fetch, set, swap, cswap, add, and_, or_, xor_ };
 
 }  // namespace shmem::port
+
+// ---- what the core gives a port: the end of a PE (shmem/src/ended.cpp) ----------------------------------------
+// shmemi_end_state is each PE's own record of how far it got (read by the others through remote_ptr):
+// end_phase_* in its low byte, end_ended once it has ended. shmemi_peer_ended is set on a PE, by every PE that ends,
+// before that one wakes it (notify_end); a waiter clears it when it looks.
+extern "C" uint32_t shmemi_end_state, shmemi_peer_ended;
+namespace shmem::detail {
+inline constexpr uint32_t end_phase_running = 0, end_phase_initialized = 1, end_phase_finalizing = 2,
+                          end_phase_finalized = 3, end_ended = 0x100;
+// What finish(0) calls (ends_observed): completes this PE's writes, records that it ended and tells the PEs that
+// may wait for it.
+void announce_end();
+// A wait of a port's own on every PE of the run whose done(arg) was false and shmemi_peer_ended set: returns once
+// done(arg) is true; reports the wait and ends the run (134) if a PE that ended left it unable to end.
+[[gnu::cold]] void world_wait_ended(bool (*done)(const void *), const void *arg);
+}  // namespace shmem::detail
 
 // ---- 3. the port --------------------------------------------------------------------------------------------
 
@@ -260,6 +289,7 @@ inline constexpr bool has_dma = false;            // _nbi transfers complete bef
 inline constexpr size_t dma_min = 0;
 inline constexpr bool has_msg_channel = false;    // the shmemx channels run over shared memory
 inline constexpr unsigned msg_words = 0, msg_budget = 0;
+inline constexpr bool ends_observed = false;      // a PE's end is not seen by the others' waits
 
 // ---- the platform
 // console_write_early(buf, n): raw text for the startup code's reports before anything is set up (no record, no

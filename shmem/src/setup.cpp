@@ -30,6 +30,10 @@ void shmem_init(void)
     if (init_state.count++ == 0) {  // the outermost call (1.6: there may be more)
         if constexpr (port::has_environment) read_environment();  // SHMEM_VERSION, SHMEM_INFO, SHMEM_DEBUG
     }
+    if constexpr (port::ends_observed) {
+        __atomic_store_n(&shmemi_end_state, end_phase_initialized, __ATOMIC_RELAXED);
+        if constexpr (checks) current_routine = "shmem_init";
+    }
     sync_all();
 }
 
@@ -42,9 +46,15 @@ void shmem_init(void)
 void shmem_finalize(void)
 {
     check_init("shmem_finalize");
+    // The last one: the PEs that end after it know that this one waits for nothing they can end (ended.cpp).
+    const bool last = init_state.count == 1;
+    if constexpr (port::ends_observed)
+        if (last) __atomic_store_n(&shmemi_end_state, end_phase_finalizing, __ATOMIC_SEQ_CST);
     if constexpr (checks) pshmem_barrier_all();
     if (--init_state.count == 0 && init_state.release != nullptr) init_state.release();
     if constexpr (!checks) pshmem_barrier_all();
+    if constexpr (port::ends_observed)
+        if (last) __atomic_store_n(&shmemi_end_state, end_phase_finalized, __ATOMIC_RELAXED);
 }
 
 void shmem_query_initialized(int *initialized) { *initialized = init_state.count > 0; }

@@ -48,7 +48,7 @@ Dissemination dissemination;
         // Every writer of the flag wakes it after its store (notify_waiter): the port may sleep without a backstop
         // (and on virt without a `sleeping` word). The looks while it sleeps are plain loads, and one acquire fence
         // comes after the last.
-        port::wait_notified([r, epoch] { return int32_t(__atomic_load_n(&r->flag, fenced_load) - epoch) >= 0; });
+        library_wait_notified(world_pes, [r, epoch] { return int32_t(__atomic_load_n(&r->flag, fenced_load) - epoch) >= 0; });
         __atomic_thread_fence(__ATOMIC_ACQUIRE);
     }
 }
