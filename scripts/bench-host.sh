@@ -29,7 +29,7 @@ done
 [[ "$reps" =~ ^[1-9][0-9]*$ ]] || { echo "bench-host.sh: --reps must be a positive number" >&2; exit 2; }
 if [ -z "$build" ]; then
   build=build-bench-$target
-  cmake -S . -B "$build" -DSHMEM_TARGET="$target" -DCMAKE_BUILD_TYPE=Release >/dev/null
+  cmake -S . -B "$build" -DSHMEM_TARGET="$target" -DSHMEM_BUILD_TESTS=ON -DCMAKE_BUILD_TYPE=Release >/dev/null
 fi
 cmake --build "$build" -j"$(nproc)" --target bench_barriers libshmem_oshrun >/dev/null
 oshrun="$build/host/oshrun"

@@ -31,7 +31,7 @@ if ! [[ "$np" =~ ^[0-9]+$ ]] || [ "$np" -lt 2 ]; then echo "bench.sh: --np must 
 bash scripts/setup.sh
 command -v gnuplot >/dev/null || { echo "bench.sh: gnuplot missing (scripts/setup.sh installs gnuplot-nox)" >&2; exit 2; }
 build=build-bench-$target
-cmake -S . -B "$build" -DSHMEM_TARGET="$target" -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake -S . -B "$build" -DSHMEM_TARGET="$target" -DSHMEM_BUILD_TESTS=ON -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build "$build" -j"$(nproc)" >/dev/null
 oshrun="$build/host/oshrun"
 mkdir -p "$out"

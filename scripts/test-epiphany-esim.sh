@@ -15,6 +15,6 @@ if ! command -v epiphany-elf-run >/dev/null; then
 fi
 target=${SHMEM_TARGET:-epiphany-e16}
 bash scripts/epiphany-toolchain.sh
-cmake -S . -B "build-${target#epiphany-}-esim" -DSHMEM_TARGET="$target" -DSHMEM_TIMEOUT_FACTOR=10 >/dev/null
+cmake -S . -B "build-${target#epiphany-}-esim" -DSHMEM_TARGET="$target" -DSHMEM_BUILD_TESTS=ON -DSHMEM_TIMEOUT_FACTOR=10 >/dev/null
 cmake --build "build-${target#epiphany-}-esim" -j"$(nproc)"
 OSHRUN_EPIPHANY_BACKEND=esim ctest --test-dir "build-${target#epiphany-}-esim" --output-on-failure -j"$(nproc)" -L target "$@"
