@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The misuse figures of docs/internals.md ("Errors"): every misuse program of tests/negative that the reliability
-# work added (stack overflows, sizes that wrap, heap damage, mismatched collectives), built with the oshcc of an
+# work added (stack overflows, sizes that wrap, heap damage and ranges past a block, mismatched collectives,
+# collective sources, bad team handles, PEs that end while others wait for them), built with the oshcc of an
 # installed prefix and run at 3 PEs with its oshrun, each classified by how the run ends: clear (status 134 or 139
 # with a libshmem report), hang (the time limit), silent (status 0), other. Not a test: it measures a prefix, e.g.
 #   cmake --install build --prefix /tmp/p && bash scripts/misuse-figures.sh /tmp/p
@@ -12,11 +13,14 @@ trap 'rm -rf "$work"' EXIT
 declare -A kinds=(
   [stack_overflow]="unbounded returning"
   [size_overflow]="put get iput put_signal wait broadcast fcollect alltoall reduce active_set"
-  [heap_damage]="overrun header after_free put_freed"
-  [mismatch]="root count op split strided"
+  [heap_damage]="overrun header after_free put_freed put_past get_past put_header put_beyond static_past finalize"
+  [mismatch]="root count op split strided active"
+  [coll_source]="broadcast collect fcollect alltoall reduce to_all"
+  [bad_team]="garbage other_data destroyed not_member ctx_garbage"
+  [ended_early]="return in_finalize finalize collective team lock no_init"
 )
 clear=0 hang=0 silent=0 other=0
-for p in stack_overflow size_overflow heap_damage mismatch; do
+for p in stack_overflow size_overflow heap_damage mismatch coll_source bad_team ended_early; do
   if ! "$prefix/bin/oshcc" -o "$work/$p.elf" "$here/tests/negative/$p.c"; then
     echo "$p: does not build"
     continue

@@ -15,6 +15,7 @@ namespace {
 // last shmem_finalize (1.6: it releases the heap, and a later shmem_init may follow), through the release chain
 // (internal.hpp, Init) that the constructor joins.
 void (*release_next)();
+void check_heap(const char *routine);
 
 void reset_heap()
 {
@@ -22,8 +23,12 @@ void reset_heap()
     state.heap.init(g.heap_lo, g.heap_hi, checks);  // guarded where checks are on (heap.hpp)
 }
 
+// With checks the last shmem_finalize verifies the heap as the allocation routines do: it comes after the
+// finalize's barrier (setup.cpp), when every PE's puts into this PE's heap have landed, so damage done in the
+// program's last phase is reported too.
 void release_heap()
 {
+    check_heap("shmem_finalize");
     reset_heap();
     if (release_next != nullptr) release_next();
 }

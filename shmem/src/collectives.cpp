@@ -885,6 +885,7 @@ SHMEM_BCAST_INLINE void bcast(const char *routine, const Group &g, void *dest, c
 {
     check_root(routine, g, root);
     check_symmetric(routine, "dest", dest, bytes);
+    check_symmetric(routine, "source", source, bytes);
     broadcast(g, dest, source, bytes, root);
 }
 
@@ -912,6 +913,7 @@ SHMEM_BCAST_INLINE int bcast_team(const char *routine, const Group &g, void *des
 {
     check_root(routine, g, root);
     check_symmetric(routine, "dest", dest, bytes);
+    check_symmetric(routine, "source", source, bytes);
     if (g.rank == root) return bcast_root(g, dest, source, bytes, root);
     if constexpr (flat_capable) {  // (not on Epiphany, where a second out-of-line function costs its budget)
         if (g.flat()) return sweep_flat_leaf(g, root);
@@ -924,6 +926,7 @@ SHMEM_BCAST_INLINE int bcast_team(const char *routine, const Group &g, void *des
 SHMEM_BCAST_INLINE int fcollect(const char *routine, const Group &g, void *dest, const void *source, size_t bytes)
 {
     check_symmetric(routine, "dest", dest, bytes_of(routine, "nelems (in bytes)", bytes, size_t(g.size)));
+    check_symmetric(routine, "source", source, bytes);
     return allgather(g, static_cast<unsigned char *>(dest), source, nullptr, bytes);
 }
 
@@ -947,6 +950,7 @@ void collect(const char *routine, const Group &g, void *dest, const void *source
             }
     }
     check_symmetric(routine, "dest", dest, offsets[g.size]);
+    check_symmetric(routine, "source", source, bytes);
     allgather(g, static_cast<unsigned char *>(dest), source, offsets, 0);
     g.flags[flag_publish] = 0;  // everyone has read it (before the allgather's barrier or arrival): pSync as it was
 }
@@ -956,10 +960,11 @@ void all2all(const char *routine, const Group &g, void *dest, const void *source
 {
     check_stride(routine, "dst", dst);
     check_stride(routine, "sst", sst);
-    if (nelems != 0)
-        check_symmetric(routine, "dest", dest,
-                        strided_extent(routine, bytes_of(routine, "nelems", nelems, size_t(g.size)), "dst", dst,
-                                       elem));
+    if (nelems != 0) {
+        const size_t blocks = bytes_of(routine, "nelems", nelems, size_t(g.size));
+        check_symmetric(routine, "dest", dest, strided_extent(routine, blocks, "dst", dst, elem));
+        check_symmetric(routine, "source", source, strided_extent(routine, blocks, "sst", sst, elem));
+    }
     alltoall(g, static_cast<unsigned char *>(dest), static_cast<const unsigned char *>(source), elem, dst, sst,
              nelems);
 }
@@ -980,7 +985,9 @@ void check_no_overlap(const char *routine, const T *dest, const T *source, size_
 template <class T, class Op>
 int reduction(const char *routine, const Group &g, T *dest, const T *source, size_t nreduce, Op op)
 {
-    check_symmetric(routine, "dest", dest, bytes_of(routine, "nreduce", nreduce, sizeof(T)));
+    const size_t bytes = bytes_of(routine, "nreduce", nreduce, sizeof(T));
+    check_symmetric(routine, "dest", dest, bytes);
+    check_symmetric(routine, "source", source, bytes);
     check_no_overlap(routine, dest, source, nreduce);
     return reduce(g, dest, source, nreduce, op);
 }

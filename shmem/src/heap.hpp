@@ -20,9 +20,10 @@
 //   - the magic of every header is a check value of the header's address, its size word and its predecessor
 //     distance, so a header that something overwrote is recognised as such;
 //   - free blocks are poisoned (free_byte), and the poison is checked when a hole is reused;
-//   - the holes' span [holes_lo, holes_hi) is kept, so that a put can be refused if it falls into a free block
-//     (in_hole) at the cost of one compare while there are no holes.
-// verify() walks the heap and returns the first damage it finds.
+//   - the usable part of the block a range was last found in is kept (seen_lo, seen_hi), so that the check of a
+//     put's or get's range (fits_fast, else locate) costs a few compares when it lies in that block again, or
+//     outside the heap's blocks.
+// verify() walks the heap and returns the first damage it finds; locate() says where a range lies.
 #pragma once
 
 #include <stddef.h>
@@ -48,7 +49,7 @@ public:
         brk_ = lo_;
         last_ = 0;
         guarded_ = guarded;
-        holes_lo_ = holes_hi_ = 0;
+        forget_seen();
     }
 
     // What verify() found: the block (its payload and payload size), the kind of damage and the offset in the
@@ -95,21 +96,54 @@ public:
         return p;
     }
 
-    // Guarded mode: does [a, a + bytes) overlap a free block below the break? (One compare while there are no
-    // holes, or the range is outside their span.) *hole is set to the free block's payload and size.
-    bool maybe_in_hole(uintptr_t a, size_t bytes) const
+    // Guarded mode, the fast test of a range the library is asked to put into or get from ([a, a + bytes), which
+    // does not wrap): true if it needs no closer look, because it lies wholly outside the blocks [lo, brk), or
+    // inside the usable part of the block locate() last found a range in. Else locate() says where it lies.
+    bool fits_fast(uintptr_t a, size_t bytes) const { return in_seen(a, bytes) || outside_blocks(a, bytes); }
+    // Its two halves: inside the usable part of the block locate() last found a range in (which is symmetric memory
+    // too: a check that finds a range there needs no other), and wholly outside the blocks.
+    bool in_seen(uintptr_t a, size_t bytes) const { return a >= seen_lo_ && a + bytes <= seen_hi_; }
+    bool outside_blocks(uintptr_t a, size_t bytes) const { return a >= brk_ || a + bytes <= lo_; }
+    // Where [a, a + bytes) lies in the heap (bytes > 0): inside a live block (Fit::inside, and that block becomes
+    // the one fits_fast knows), or where it must not: past a live block's end (starting inside it or in its red
+    // zone), in a header, in a free block, from below lo into the blocks, or in a damaged heap (a header that fails
+    // its check: the sizes after it cannot be trusted). block/size: the block's payload and usable size (a free
+    // block's payload size), or for Fit::below the heap's start.
+    enum class Fit { inside, past_end, header, freed, below, damaged };
+    struct Place {
+        Fit fit = Fit::inside;
+        uintptr_t block = 0;
+        size_t size = 0;
+    };
+    Place locate(uintptr_t a, size_t bytes) const
     {
-        return holes_hi_ != 0 && a < holes_hi_ && a + bytes > holes_lo_;
-    }
-    bool in_hole(uintptr_t a, size_t bytes, uintptr_t *hole, size_t *hole_size) const
-    {
-        if (!maybe_in_hole(a, bytes)) return false;
-        for (uintptr_t h = holes_lo_ - header_size; h < brk_ && h < holes_hi_; h = next(h))
-            if (is_free(h) && a < next(h) && a + bytes > payload(h)) {
-                *hole = payload(h), *hole_size = payload_size(h);
-                return true;
+        Place p;
+        if (a < lo_) {
+            p.fit = a + bytes > lo_ ? Fit::below : Fit::inside, p.block = lo_;
+            return p;
+        }
+        for (uintptr_t h = lo_; h < brk_; h = next(h)) {
+            if (guarded_ && (!sealed(h) || next(h) > brk_ || next(h) <= h)) {
+                p.fit = Fit::damaged, p.block = payload(h);
+                return p;
             }
-        return false;
+            if (a >= next(h)) continue;
+            p.block = payload(h);
+            if (a < payload(h)) {
+                p.fit = Fit::header, p.size = is_free(h) ? payload_size(h) : usable_size(h);
+            } else if (is_free(h)) {
+                p.fit = Fit::freed, p.size = payload_size(h);
+            } else {
+                p.size = usable_size(h);
+                if (a + bytes > payload(h) + p.size) {
+                    p.fit = Fit::past_end;
+                } else {
+                    seen_lo_ = payload(h), seen_hi_ = payload(h) + p.size;
+                }
+            }
+            return p;
+        }
+        return p;  // at or above the break: not the heap's business (the caller's symmetry check)
     }
     bool guarded() const { return guarded_; }
 
@@ -122,6 +156,7 @@ public:
     // there is no room. size 0 yields nullptr.
     void *alloc(size_t size, size_t align = min_align)
     {
+        forget_seen();
         if (size == 0 || size > hi_ - lo_ - guard()) return nullptr;
         if (align < min_align) align = min_align;
         const size_t need = align_up(size, min_align) + guard();
@@ -159,7 +194,6 @@ public:
         }
         append(h, need, false);
         arm(h, size);
-        update_holes();
         return reinterpret_cast<void *>(payload(h));
     }
 
@@ -182,11 +216,11 @@ public:
     void free(void *p)
     {
         uintptr_t h = reinterpret_cast<uintptr_t>(p) - header_size;
+        forget_seen();
         set_size(h, payload_size(h), true);
         poison(h);
         h = merge_around(h);
         if (next(h) == brk_) drop_last(h);
-        update_holes();
     }
 
     // Resizes a live block in place when it can (shrink, grow into a free neighbour or at the break), else
@@ -195,6 +229,7 @@ public:
     void *realloc(void *p, size_t size, size_t align = min_align)
     {
         uintptr_t h = reinterpret_cast<uintptr_t>(p) - header_size;
+        forget_seen();
         if (size > hi_ - lo_ - guard()) return nullptr;
         const size_t need = align_up(size, min_align) + guard();
         const size_t kept = usable_size(h) < size ? usable_size(h) : size;  // contents that survive
@@ -202,7 +237,6 @@ public:
             set_size(h, payload_size(h), false);
             split(h, need);
             arm(h, size);
-            update_holes();
             return p;
         }
         if (next(h) == brk_) {  // last block: move the break
@@ -218,7 +252,6 @@ public:
             set_size(h, payload_size(h), false);
             split(h, need);
             arm(h, size);
-            update_holes();
             return p;
         }
         void *q = alloc(size, align);
@@ -273,17 +306,8 @@ private:
     {
         if (guarded_) memset(reinterpret_cast<void *>(payload(h)), free_byte, payload_size(h));
     }
-    // Guarded mode: the span of the free blocks below the break.
-    void update_holes()
-    {
-        if (!guarded_) return;
-        holes_lo_ = holes_hi_ = 0;
-        for (uintptr_t h = lo_; h < brk_; h = next(h))
-            if (is_free(h)) {
-                if (holes_hi_ == 0) holes_lo_ = payload(h);
-                holes_hi_ = next(h);
-            }
-    }
+    // Every change of the blocks forgets the block fits_fast knows (it may have moved, shrunk or gone).
+    void forget_seen() const { seen_lo_ = seen_hi_ = 0; }
     static uintptr_t payload(uintptr_t h) { return h + header_size; }
     static uintptr_t next(uintptr_t h) { return h + header_size + payload_size(h); }
     static void set_size(uintptr_t h, size_t size, bool free)
@@ -365,7 +389,9 @@ private:
     uintptr_t lo_ = 0, hi_ = 0, brk_ = 0;
     uintptr_t last_ = 0;  // header of the last block, 0 if none
     bool guarded_ = false;
-    uintptr_t holes_lo_ = 0, holes_hi_ = 0;  // guarded mode: payload of the first free block, end of the last
+    // The usable part of the block locate() last found a range inside (empty: none): the locate() of a check is a
+    // const question about the heap, and this is its memo.
+    mutable uintptr_t seen_lo_ = 0, seen_hi_ = 0;
 };
 
 }  // namespace shmem::detail

@@ -169,16 +169,28 @@ inline void check_pe(const char *routine, int pe)
 }
 // Zero bytes at any address, null included, are accepted: nothing is accessed, and the specification supports a
 // null pointer with a length of 0 (1.5, annex "Undefined Behavior") in every routine that takes both.
-// With checks the heap is guarded (heap.hpp): a range that meets the span of the free blocks is looked at more
-// closely, out of line, and refused if it lies in a block that shmem_free has freed.
-void check_not_freed(const char *routine, const char *arg, const void *addr, size_t bytes);
+// With checks the heap is guarded (heap.hpp): a range in the heap must lie inside one live block. A range inside
+// the block the last such check found (heap.hpp, in_seen) is symmetric and needs nothing more: two compares. Else
+// it must be symmetric, and one that meets the heap's blocks is looked at out of line, and refused if it runs past
+// its block's end or lies in a header or in a block that shmem_free has freed.
+void check_heap_range(const char *routine, const char *arg, const void *addr, size_t bytes);
 inline void check_symmetric(const char *routine, const char *arg, const void *addr, size_t bytes)
 {
     if constexpr (checks) {
-        if (__builtin_expect(bytes != 0 && !is_symmetric(addr, bytes), 0))
-            fail_not_symmetric(routine, arg, addr, bytes);
-        if (__builtin_expect(state.heap.maybe_in_hole(reinterpret_cast<uintptr_t>(addr), bytes), 0))
-            check_not_freed(routine, arg, addr, bytes);
+        const uintptr_t a = reinterpret_cast<uintptr_t>(addr);
+        if (__builtin_expect(state.heap.in_seen(a, bytes), 1)) return;
+        if constexpr (port::has_private_heap) {  // static data, then malloc's heap, then the symmetric heap
+            if (bytes == 0 || in_range(a, bytes, reinterpret_cast<uintptr_t>(__shmem_symmetric_start),
+                                       reinterpret_cast<uintptr_t>(__shmem_static_end)))
+                return;
+            if (__builtin_expect(!in_range(a, bytes, port::geometry.heap_lo, symmetric_end()), 0))
+                fail_not_symmetric(routine, arg, addr, bytes);
+            check_heap_range(routine, arg, addr, bytes);  // in the heap, not in the block last found
+        } else {
+            if (__builtin_expect(bytes != 0 && !is_symmetric(addr, bytes), 0))
+                fail_not_symmetric(routine, arg, addr, bytes);
+            if (__builtin_expect(!state.heap.outside_blocks(a, bytes), 0)) check_heap_range(routine, arg, addr, bytes);
+        }
     }
 }
 [[noreturn]] void fail_misaligned(const char *routine, const char *arg, const void *addr, size_t align);

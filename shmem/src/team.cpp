@@ -13,6 +13,8 @@ shmem_team_s shmemi_team_shared = {0, 1, 0, 0, 1, 0, {0}, 0, 0, {}};
 namespace shmem::detail {
 
 shmem_team_s team_objects[max_teams];  // objects of created teams (size 0: free)
+// The my_pe of a free object that held a team (a destroyed one; a never-used object's is 0), for the reports.
+constexpr int destroyed_mark = -1;
 
 namespace {
 
@@ -70,7 +72,8 @@ bool agree_on_slots(shmem_team_s *parent, int count, int *slots)
 void release_teams()
 {
     for (auto &c : ctx_objects) c.in_use = 0;
-    for (auto &t : team_objects) t.size = 0;
+    for (auto &t : team_objects)
+        if (t.size != 0) t.size = 0, t.my_pe = destroyed_mark;
     shmemi_team_world.n_ctx = shmemi_team_shared.n_ctx = 0;
     used_slots = 0;
     if (release_next != nullptr) release_next();
@@ -112,6 +115,9 @@ void fail_bad_ctx(const char *routine, shmem_ctx_t ctx)
     Usage u(routine);
     if (ctx == nullptr) {
         u.m().s("ctx is SHMEM_CTX_INVALID; expected a context from shmem_ctx_create or SHMEM_CTX_DEFAULT");
+    } else if (ctx != SHMEM_CTX_DEFAULT && !is_element(ctx, ctx_objects)) {
+        u.m().s("ctx = ").p(ctx).s(" is not a context handle: not SHMEM_CTX_DEFAULT nor a context that ")
+            .s("shmem_ctx_create or shmem_team_create_ctx made (an uninitialised shmem_ctx_t, or a pointer to other data)");
     } else {
         u.m().s("ctx = ").p(ctx).s(" is not a live context (destroyed, or never created)");
     }
@@ -123,9 +129,32 @@ void fail_bad_team(const char *routine, shmem_team_t team)
     Usage u(routine);
     if (team == nullptr) {
         u.m().s("team is SHMEM_TEAM_INVALID; expected a team this PE belongs to");
-    } else {
-        u.m().s("team = ").p(team).s(" is not a live team (destroyed, or never created)");
+        u.fail();
     }
+    if (!is_element(team, team_objects)) {
+        u.m().s("team = ").p(team).s(" is not a team handle: not SHMEM_TEAM_WORLD, SHMEM_TEAM_SHARED nor a team that ")
+            .s("a shmem_team_split_* made (an uninitialised shmem_team_t, or a pointer to other data)");
+        u.fail();
+    }
+    // A free object of this PE: one that held a team of this PE (destroyed), or where another PE has a live team in
+    // the object at this address, most likely that PE's handle: a team of a split that gave this PE
+    // SHMEM_TEAM_INVALID. (This PE's own record first: the others may not have finished destroying theirs.)
+    if (team->my_pe == destroyed_mark) {
+        u.m().s("team = ").p(team).s(" is a team that was destroyed (shmem_team_destroy, or the last shmem_finalize)");
+        u.fail();
+    }
+    for (int pe = 0; pe < port::n_pes(); ++pe) {
+        if (pe == port::my_pe()) continue;
+        const shmem_team_s *theirs = port::remote_ptr(team, pe);
+        const int size = __atomic_load_n(&theirs->size, __ATOMIC_RELAXED);
+        if (size != 0) {
+            u.m().s("team = ").p(team).s(" is not a team of this PE: PE ").i(pe).s(" has a team of ").i(size)
+                .s(size == 1 ? " PE" : " PEs").s(" there, which this PE is not a member of (its split gave this PE ")
+                .s("SHMEM_TEAM_INVALID)");
+            u.fail();
+        }
+    }
+    u.m().s("team = ").p(team).s(" is not a live team: no team was ever created there");
     u.fail();
 }
 
@@ -312,6 +341,7 @@ void shmem_team_destroy(shmem_team_t team)
     group_barrier(team_group(team));
     used_slots &= ~(SlotMask(1) << team->slot);
     team->size = 0;
+    team->my_pe = destroyed_mark;
 }
 
 int shmem_team_create_ctx(shmem_team_t team, long options, shmem_ctx_t *ctx)

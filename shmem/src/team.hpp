@@ -47,6 +47,29 @@ inline constexpr int max_teams = SHMEM_MAX_TEAMS;
 inline constexpr int max_contexts = SHMEM_MAX_CONTEXTS;
 
 extern shmem_ctx_s ctx_objects[max_contexts];  // the created contexts (setup.cpp; in_use == 0: free)
+extern shmem_team_s team_objects[max_teams];   // the created teams (team.cpp; size == 0: free)
+
+// Whether p points at an element of objects[n], found without reading through p (a handle may be garbage: an
+// uninitialised variable, a pointer to other data). An exact division where the machine multiplies; a walk of the
+// few objects of a small build (Epiphany's 4 teams and 8 contexts) where a division would be a library call.
+template <class T, size_t N>
+[[gnu::always_inline]] inline bool is_element(const T *p, const T (&objects)[N])
+{
+    if constexpr (N <= 8) {
+        for (size_t i = 0; i < N; ++i)
+            if (p == &objects[i]) return true;
+        return false;
+    } else {
+        const uintptr_t off = reinterpret_cast<uintptr_t>(p) - reinterpret_cast<uintptr_t>(objects);
+        return off < sizeof objects && off % sizeof(T) == 0;
+    }
+}
+// A live team of this PE: a predefined one, or a created object that is not free. SHMEM_TEAM_WORLD costs one
+// compare; nothing is read through a handle before it is known to be one of the library's objects.
+[[gnu::always_inline]] inline bool is_live_team(const shmem_team_s *t)
+{
+    return t == &shmemi_team_world || t == &shmemi_team_shared || (is_element(t, team_objects) && t->size != 0);
+}
 
 inline int team_world_pe(const shmem_team_s *t, int team_pe) { return t->start + team_pe * t->stride; }
 
@@ -63,13 +86,20 @@ void check_agreement(const char *routine, shmem_team_s *team, const char *n1 = n
 inline void check_ctx(const char *routine, shmem_ctx_t ctx)
 {
     if constexpr (checks)
-        if (__builtin_expect(ctx == nullptr || ctx->in_use == 0, 0)) fail_bad_ctx(routine, ctx);
+        if (__builtin_expect(ctx != SHMEM_CTX_DEFAULT && (!is_element(ctx, ctx_objects) || ctx->in_use == 0), 0))
+            fail_bad_ctx(routine, ctx);
 }
 
+// With checks, the handle is validated before anything is read through it (is_live_team). The builds with only the
+// cheap checks (Release) test SHMEM_TEAM_INVALID and a free object, a compare and a load: a handle that points at
+// no object of the library is read through there (docs/internals.md, what each build checks).
 inline void check_team(const char *routine, shmem_team_t team)
 {
-    if constexpr (cheap_checks)
+    if constexpr (checks) {
+        if (__builtin_expect(!is_live_team(team), 0)) fail_bad_team(routine, team);
+    } else if constexpr (cheap_checks) {
         if (__builtin_expect(team == nullptr || team->size == 0, 0)) fail_bad_team(routine, team);
+    }
 }
 
 // The world PE that `pe` of the context's team is, after checking the context and the PE (OpenSHMEM 1.5: the

@@ -3,7 +3,7 @@
  * alltoalls, and every reduction for every type the specification lists, with lengths that cross the chunk
  * size of the work area (Epiphany's sweep) and, in place and not, take the reduce-scatter path where a port has
  * it (from 256 bytes a PE: 600 longs up to 18 PEs, 600 complex doubles up to 37, with slices that do not divide
- * evenly), and reductions of sources that are not symmetric. Every element on every PE is compared with a serial
+ * evenly), and small ones of whole words and not. Every element on every PE is compared with a serial
  * computation. */
 #include <complex.h>
 #include <string.h>
@@ -77,15 +77,14 @@ static void reductions(shmem_team_t t, const char *what)
     SHMEM_REDUCE_ARITH_TYPES(ARITH_)
 }
 
-/* Sources that are not symmetric (on the stack). The specification asks for a symmetric source; libshmem takes
- * either, and every PE decides alike where the inputs are read (a flat root reads the others' symmetric sources
- * where they are, and their dests where they copied a private one). Whole words and not. */
-static void private_sources(shmem_team_t t, const char *what)
+/* Small reductions whose sources are symmetric arrays of their own, of whole words and not (the specification asks
+ * for a symmetric source, and the checked builds refuse any other: tests/negative/coll_source.c). */
+static long ls[5];
+static int is[3];
+static unsigned char cs[3];
+static void small_sources(shmem_team_t t, const char *what)
 {
     const int tme = shmem_team_my_pe(t), tn = shmem_team_n_pes(t);
-    long ls[5];
-    int is[3];
-    unsigned char cs[3];
     for (int i = 0; i < 5; ++i) ls[i] = rin(tme, i, 0);
     for (int i = 0; i < 3; ++i) is[i] = (int)rin(tme, i + 5, 0);
     for (int i = 0; i < 3; ++i) cs[i] = (unsigned char)(rin(tme, i, 0) << (tme % 4));
@@ -93,27 +92,27 @@ static void private_sources(shmem_team_t t, const char *what)
     int *const id = rdst.arith_int;
     unsigned char *const cd = rdst.bit_uchar;
     shmem_team_sync(t);
-    CHECK(shmem_long_sum_reduce(t, ld, ls, 5) == 0, "long_sum_reduce, private source");
+    CHECK(shmem_long_sum_reduce(t, ld, ls, 5) == 0, "long_sum_reduce, small source");
     for (int i = 0; i < 5; ++i) {
         long want = 0;
         for (int r = 0; r < tn; ++r) want += rin(r, i, 0);
-        CHECK(ld[i] == want, "%s: long_sum_reduce of a private source, element %d: %ld, expected %ld", what, i,
+        CHECK(ld[i] == want, "%s: long_sum_reduce of a small source, element %d: %ld, expected %ld", what, i,
               ld[i], want);
     }
     shmem_team_sync(t);
-    CHECK(shmem_int_sum_reduce(t, id, is, 3) == 0, "int_sum_reduce, private source");
+    CHECK(shmem_int_sum_reduce(t, id, is, 3) == 0, "int_sum_reduce, small source");
     for (int i = 0; i < 3; ++i) {
         int want = 0;
         for (int r = 0; r < tn; ++r) want += (int)rin(r, i + 5, 0);
-        CHECK(id[i] == want, "%s: int_sum_reduce of a private source, element %d: %d, expected %d", what, i, id[i],
+        CHECK(id[i] == want, "%s: int_sum_reduce of a small source, element %d: %d, expected %d", what, i, id[i],
               want);
     }
     shmem_team_sync(t);
-    CHECK(shmem_uchar_xor_reduce(t, cd, cs, 3) == 0, "uchar_xor_reduce, private source");
+    CHECK(shmem_uchar_xor_reduce(t, cd, cs, 3) == 0, "uchar_xor_reduce, small source");
     for (int i = 0; i < 3; ++i) {
         unsigned char want = 0;
         for (int r = 0; r < tn; ++r) want ^= (unsigned char)(rin(r, i, 0) << (r % 4));
-        CHECK(cd[i] == want, "%s: uchar_xor_reduce of a private source, element %d: %d, expected %d", what, i,
+        CHECK(cd[i] == want, "%s: uchar_xor_reduce of a small source, element %d: %d, expected %d", what, i,
               cd[i], want);
     }
     shmem_team_sync(t); /* the dests are the next test's */
@@ -165,15 +164,15 @@ static void data_movement(shmem_team_t t, const char *what)
             CHECK(idst[(r * 2 + e) * 2 + 1] == 0, "%s: alltoalls wrote between strides", what);
         }
     /* mem forms */
-    char cs[8];
-    for (int i = 0; i < 8; ++i) cs[i] = (char)(tme + i);
+    static char cs8[8];
+    for (int i = 0; i < 8; ++i) cs8[i] = (char)(tme + i);
     static char csym[8 * TEST_MAX_PES];
     shmem_team_sync(t); /* the previous result has been checked everywhere before it is overwritten */
-    shmem_fcollectmem(t, csym, cs, 8);
+    shmem_fcollectmem(t, csym, cs8, 8);
     for (int r = 0; r < tn; ++r)
         for (int i = 0; i < 8; ++i) CHECK(csym[r * 8 + i] == (char)(r + i), "%s: fcollectmem", what);
     shmem_team_sync(t); /* the previous result has been checked everywhere before it is overwritten */
-    shmem_broadcastmem(t, csym, cs, 8, tn - 1);
+    shmem_broadcastmem(t, csym, cs8, 8, tn - 1);
     for (int i = 0; i < 8; ++i) CHECK(csym[i] == (char)(tn - 1 + i), "%s: broadcastmem", what);
     CHECK(shmem_team_sync(t) == 0, "sync");
 }
@@ -183,7 +182,7 @@ static void on_team(shmem_team_t t, const char *what, int full)
     if (t == SHMEM_TEAM_INVALID) return;
     data_movement(t, what);
     if (full) reductions(t, what);
-    private_sources(t, what);
+    small_sources(t, what);
 }
 
 /* A strided team of the world, its collectives, and its end. */

@@ -12,8 +12,10 @@ int main(void)
 {
     shmem_init();
     const int me = shmem_my_pe(), n = shmem_n_pes();
-    long lv = me;
-    double dv = me + 0.5;
+    static long lv; /* sources are symmetric, as the specification asks */
+    static double dv;
+    lv = me;
+    dv = me + 0.5;
     unsigned uv = 1u << (me % 32);
     float _Complex zv = 1.0f + (float)me * (float _Complex)__builtin_complex(0.0f, 1.0f);
     shmem_fcollect(SHMEM_TEAM_WORLD, l, &lv, 1);

@@ -224,6 +224,7 @@ struct GuardedArena {
 };
 
 using Damage = BrkHeap::Damage;
+using Fit = BrkHeap::Fit;
 
 TEST(GuardedHeap, CleanHeapVerifies)
 {
@@ -317,19 +318,64 @@ TEST(GuardedHeap, WriteAfterFreeIsFoundAndPutsIntoHolesAreRefused)
     auto *p = static_cast<unsigned char *>(a.heap.alloc(64));
     void *q = a.heap.alloc(64);
     ASSERT_TRUE(p && q);
-    uintptr_t hole = 0;
-    size_t hole_size = 0;
-    EXPECT_FALSE(a.heap.in_hole(reinterpret_cast<uintptr_t>(p), 8, &hole, &hole_size));
+    const auto at = [](const void *x, size_t off = 0) { return reinterpret_cast<uintptr_t>(x) + off; };
+    EXPECT_EQ(a.heap.locate(at(p), 8).fit, Fit::inside);
     a.heap.free(p);
-    EXPECT_TRUE(a.heap.in_hole(reinterpret_cast<uintptr_t>(p) + 8, 8, &hole, &hole_size));
-    EXPECT_EQ(hole, reinterpret_cast<uintptr_t>(p));
-    EXPECT_GE(hole_size, 64u);
-    EXPECT_FALSE(a.heap.in_hole(reinterpret_cast<uintptr_t>(q), 8, &hole, &hole_size));
+    const BrkHeap::Place hole = a.heap.locate(at(p, 8), 8);
+    EXPECT_EQ(hole.fit, Fit::freed);
+    EXPECT_EQ(hole.block, at(p));
+    EXPECT_GE(hole.size, 64u);
+    EXPECT_EQ(a.heap.locate(at(q), 8).fit, Fit::inside);
     p[10] = 42;  // a store into the freed block
     const BrkHeap::Problem pr = a.heap.verify();
     EXPECT_EQ(pr.damage, Damage::use_after_free);
-    EXPECT_EQ(pr.block, reinterpret_cast<uintptr_t>(p));
+    EXPECT_EQ(pr.block, at(p));
     EXPECT_EQ(pr.offset, 10u);
+}
+
+// A put's or get's range must lie inside one live block: locate() says where it lies, fits_fast() knows the block
+// locate() last found and nothing else of the heap, and forgets it when the blocks change.
+TEST(GuardedHeap, RangesAreInsideOneLiveBlock)
+{
+    GuardedArena a;
+    const auto at = [](const void *x, size_t off = 0) { return reinterpret_cast<uintptr_t>(x) + off; };
+    void *p = a.heap.alloc(32), *q = a.heap.alloc(32), *r = a.heap.alloc(40);
+    ASSERT_TRUE(p && q && r);
+    // below the heap and above the break: not the heap's business
+    EXPECT_TRUE(a.heap.fits_fast(a.heap.lo() - 64, 64));
+    EXPECT_TRUE(a.heap.fits_fast(a.heap.brk(), 8));
+    EXPECT_EQ(a.heap.locate(a.heap.lo() - 64, 64).fit, Fit::inside);
+    const BrkHeap::Place below = a.heap.locate(a.heap.lo() - 8, 16);
+    EXPECT_EQ(below.fit, Fit::below);
+    EXPECT_EQ(below.block, a.heap.lo());
+    // inside: then the block is known, and only it
+    EXPECT_FALSE(a.heap.fits_fast(at(q), 32));
+    EXPECT_EQ(a.heap.locate(at(q), 32).fit, Fit::inside);
+    EXPECT_TRUE(a.heap.fits_fast(at(q), 32));
+    EXPECT_TRUE(a.heap.fits_fast(at(q, 24), 8));
+    EXPECT_FALSE(a.heap.fits_fast(at(q), 33));
+    EXPECT_FALSE(a.heap.fits_fast(at(p), 8));
+    // one byte past the end, a start in the red zone, a range over the next block, a start in a header
+    BrkHeap::Place pl = a.heap.locate(at(q), 33);
+    EXPECT_EQ(pl.fit, Fit::past_end);
+    EXPECT_EQ(pl.block, at(q));
+    EXPECT_EQ(pl.size, 32u);
+    EXPECT_EQ(a.heap.locate(at(q, 32), 8).fit, Fit::past_end);
+    EXPECT_EQ(a.heap.locate(at(p), 128).fit, Fit::past_end);
+    pl = a.heap.locate(at(q) - 8, 8);
+    EXPECT_EQ(pl.fit, Fit::header);
+    EXPECT_EQ(pl.block, at(q));
+    // a block of 40 bytes may use 48 (its size rounded up to 16)
+    EXPECT_EQ(a.heap.locate(at(r), 48).fit, Fit::inside);
+    EXPECT_EQ(a.heap.locate(at(r), 49).fit, Fit::past_end);
+    // the known block is forgotten when the blocks change
+    EXPECT_TRUE(a.heap.fits_fast(at(r), 48));
+    a.heap.free(q);
+    EXPECT_FALSE(a.heap.fits_fast(at(r), 48));
+    EXPECT_EQ(a.heap.locate(at(q), 8).fit, Fit::freed);
+    // a damaged header ends the walk
+    reinterpret_cast<unsigned char *>(r)[-8] ^= 1;
+    EXPECT_EQ(a.heap.locate(at(r), 8).fit, Fit::damaged);
 }
 
 TEST(GuardedHeap, RandomSequencesStayClean)

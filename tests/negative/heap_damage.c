@@ -1,15 +1,23 @@
-/* Damage to the symmetric heap, with checks on: each kind is reported (status 134) with the block, its size and
- * the first damaged byte, instead of passing (before: an overrun was blamed on a live block by a later
- * shmem_free, or made the next shmem_malloc overlap a live block; a put into a freed block was accepted).
- *   overrun     8 longs put into a block of 4, then shmem_free
- *   header      a store just below a block (into its header), then shmem_malloc
- *   after_free  a store into a freed block, then shmem_malloc
- *   put_freed   a put into a freed block (refused by the put itself)
+/* Damage to the symmetric heap, and ranges that would do it, with checks on: each is reported (status 134) with
+ * the block, its size and the bytes asked for, instead of passing (before: an overrun was blamed on a live block by
+ * a later shmem_free, or made the next shmem_malloc overlap a live block; a put into a freed block was accepted; a
+ * put past a block's end was found only by the next allocation routine, a get past it never).
+ *   overrun      a store past the end of a block of 4 longs, then shmem_free
+ *   header       a store just below a block (into its header), then shmem_malloc
+ *   after_free   a store into a freed block, then shmem_malloc
+ *   put_freed    a put into a freed block (refused by the put itself)
+ *   put_past     a put of 4 longs and a byte into a block of 4 longs (refused by the put)
+ *   get_past     a get of 128 bytes from a block of 4 longs (refused by the get: it would read the next block)
+ *   put_header   a put that starts in a block's header (refused by the put)
+ *   put_beyond   a put of 240 bytes into the last block: past its end and the heap's (refused by the put)
+ *   static_past  a put whose start is a static array and whose extent runs past all symmetric memory
+ *   finalize     a store past the end of a block in the program's last phase: found by shmem_finalize
  * The last PE does the wrong thing; every PE then calls the collective that finds it. */
 #include <shmem.h>
 #include <string.h>
 
 static long src[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+static long in_static[4];
 
 int main(int argc, char **argv)
 {
@@ -19,10 +27,27 @@ int main(int argc, char **argv)
     long *a = shmem_malloc(4 * sizeof(long));
     long *b = shmem_malloc(4 * sizeof(long));
     long *c = shmem_malloc(4 * sizeof(long)); /* keeps b from being the last block */
+    long got[32];
+    const int peer = (me + 1) % n;
     if (strcmp(kind, "overrun") == 0) {
-        if (last) shmem_long_put(a, src, 8, me);
+        if (last) ((volatile long *)a)[4] = 5;
         shmem_barrier_all();
         shmem_free(a);
+    } else if (strcmp(kind, "put_past") == 0) {
+        if (last) shmem_putmem(a, src, 4 * sizeof(long) + 1, peer);
+    } else if (strcmp(kind, "get_past") == 0) {
+        if (last) shmem_getmem(got, a, 128, peer);
+    } else if (strcmp(kind, "put_header") == 0) {
+        if (last) shmem_putmem((char *)b - 8, src, 8, peer);
+    } else if (strcmp(kind, "put_beyond") == 0) {
+        if (last) shmem_putmem(c, got, 240, peer);
+    } else if (strcmp(kind, "static_past") == 0) {
+        if (last) shmem_putmem(in_static, got, (size_t)1 << 30, peer);
+    } else if (strcmp(kind, "finalize") == 0) {
+        shmem_barrier_all();
+        if (last) ((volatile char *)c)[4 * sizeof(long)] = 1;
+        shmem_finalize();
+        return 0;
     } else if (strcmp(kind, "header") == 0) {
         if (last) ((volatile unsigned char *)b)[-8] ^= 0x10;
         shmem_barrier_all();
