@@ -146,6 +146,11 @@ void on_fault(int sig, siginfo_t *info, void *uc)
         if (lim.rlim_cur != RLIM_INFINITY) m.s(" of ").u(uint64_t(lim.rlim_cur)).s(" bytes");
         m.s(" ran into the guard below it at ").x(addr).s(" (pc ").x(pc)
             .s("); give it more with `ulimit -s` before oshrun, or use less");
+    } else if (sig == SIGSEGV && info->si_code == SI_KERNEL) {
+        // x86-64's general-protection fault (a non-canonical address, a privileged instruction): the kernel sends
+        // SIGSEGV with si_addr 0, which is no address at all, so none is printed.
+        m.s("trap: general-protection fault (SIGSEGV with no address: a non-canonical address or a privileged ")
+            .s("instruction) at pc ").x(pc);
     } else {
         m.s("trap: ").s(signal_cause(sig, info->si_code)).s(" at pc ").x(pc);
         if (sig == SIGSEGV || sig == SIGBUS) m.s(", address ").x(addr);

@@ -144,10 +144,12 @@ RunResult run_child(const std::vector<std::string>& argv, double timeout_seconds
                 kill(pid, r.interrupted);
                 if (!r.timed_out) kill_at = now + std::chrono::seconds(2);
             }
+            // At the time limit the emulator is killed outright: a SIGTERM made QEMU print its own "terminating on
+            // signal 15 from pid ..." line before oshrun's report, chatter the user did not ask for.
             if (timeout_seconds > 0 && !r.timed_out && !r.interrupted && now - start >= limit) {
                 r.timed_out = true;
-                kill(pid, SIGTERM);
-                kill_at = now + std::chrono::seconds(2);
+                kill(pid, SIGKILL);
+                kill_at = now;
             }
             if ((r.timed_out || r.interrupted) && now >= kill_at) kill(pid, SIGKILL);
         }

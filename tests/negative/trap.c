@@ -1,4 +1,4 @@
-/* The last PE traps (argv[1]: illegal, load, misaligned); the run must end non-zero with the PE, the cause and
+/* The last PE traps (argv[1]: illegal, load, noncanonical (64-bit hosts), misaligned); the run must end non-zero with the PE, the cause and
  * the pc in the message, while the other PEs sleep in a barrier. */
 #include <shmem.h>
 #include <stdint.h>
@@ -17,6 +17,10 @@ int main(int argc, char **argv)
 #else
             __asm__ volatile(".word 0" ::: "memory"); /* all-zero is a defined illegal instruction */
 #endif
+        } else if (strcmp(kind, "noncanonical") == 0) {
+            /* bit 63 set: no user address on a 64-bit host (x86-64: a general-protection fault, no address) */
+            volatile uint64_t *nowhere = (volatile uint64_t *)(uintptr_t)(UINT64_C(1) << 63);
+            (void)*nowhere;
         } else if (strcmp(kind, "load") == 0) {
             volatile uint64_t *nowhere = (volatile uint64_t *)(uintptr_t)0x2c000000; /* nothing is mapped there */
             (void)*nowhere;

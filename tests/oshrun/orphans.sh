@@ -51,4 +51,19 @@ for sig in KILL QUIT USR1 TERM; do
   rm -rf "$tmp" "$tmp.out"
   echo "SIG$sig: oshrun's status $status; no emulator and no temporary directory left"
 done
+# At a timeout: status 124 and oshrun's one line, no emulator's chatter ("terminating on signal ..."), and nothing
+# left when oshrun returns, not even a zombie (checked at once: a zombie would be reaped by PID 1 later, if ever).
+comm=$(basename "$program" | cut -c1-15)
+tmp=$(mktemp -d)
+TMPDIR=$tmp "$oshrun" --target "$target" --timeout 2 -np 2 "$program" >"$tmp.out" 2>&1
+status=$?
+[ "$status" -eq 124 ] || fail "--timeout: oshrun's status $status, expected 124: $(cat "$tmp.out")"
+grep -q "^oshrun: timeout: " "$tmp.out" || fail "--timeout: no message: $(cat "$tmp.out")"
+if grep -q "terminating on signal" "$tmp.out"; then fail "--timeout: the emulator's chatter: $(cat "$tmp.out")"; fi
+left=$(emulators_of "$tmp")
+zombies=$(ps -eo stat=,comm= | awk -v c="$comm" '$1 ~ /^Z/ && $2 == c' | wc -l)
+[ -z "$left" ] || fail "--timeout: left running: $left"
+[ "$zombies" -eq 0 ] || fail "--timeout: $zombies zombie PE processes left"
+rm -rf "$tmp" "$tmp.out"
+echo "--timeout: oshrun's status 124, its line alone; nothing left, no zombie"
 echo "orphans: ok"

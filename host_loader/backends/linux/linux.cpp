@@ -370,6 +370,18 @@ int LinuxBackend::run(const Target& t, const Image& img, const Request& req) con
         for (Pe& pe : pes)
             if (!pe.ended) kill(pe.pid, SIGKILL);
     };
+    // At a timeout or a signal: every PE killed and reaped before oshrun returns, so that none is left a zombie
+    // (under PID 1 once oshrun is gone) while its memory and pipes are still held.
+    const auto kill_and_reap_all = [&] {
+        kill_all();
+        for (Pe& pe : pes)
+            if (!pe.ended) {
+                int status;
+                while (waitpid(pe.pid, &status, 0) < 0 && errno == EINTR) {
+                }
+                pe.ended = true;
+            }
+    };
     const auto reap = [&](unsigned k, int status) {
         Pe& pe = pes[k];
         pe.ended = true;
@@ -405,7 +417,7 @@ int LinuxBackend::run(const Target& t, const Image& img, const Request& req) con
         if (timeout > 0) {
             const double left = timeout - std::chrono::duration<double>(clock::now() - start).count();
             if (left <= 0) {
-                kill_all();
+                kill_and_reap_all();
                 console.finish();
                 std::cout.flush();
                 std::fprintf(stderr, "oshrun: timeout: %s did not finish within %g s on %u PEs; PEs killed\n",
@@ -417,7 +429,7 @@ int LinuxBackend::run(const Target& t, const Image& img, const Request& req) con
         const int ready = poll(fds.data(), fds.size(), wait_ms);
         if (ready < 0 && errno != EINTR) throw Failure(std::string("poll: ") + std::strerror(errno), 1);
         if (const int sig = SignalCatcher::received()) {
-            kill_all();
+            kill_and_reap_all();
             console.finish();
             std::cout.flush();
             std::fprintf(stderr, "oshrun: interrupted by %s; PEs stopped\n", strsignal(sig));
