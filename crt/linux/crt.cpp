@@ -178,8 +178,19 @@ void install_fault_report()
 
 // ---- the shared memory ------------------------------------------------------------------------------------
 
+// The mark oshrun knows a libshmem program for this target by (host_loader/backends/linux): an ELF note, in an
+// allocated section, which strip keeps (symbols it does not). Owner "libshmem", type 1, the target's name.
+struct LinuxNote {
+    uint32_t namesz, descsz, type;
+    char name[12];  // "libshmem" and its NUL, padded to 4 bytes
+    char desc[8];   // "linux" and its NUL, padded
+};
+[[gnu::used, gnu::section(".note.libshmem"), gnu::aligned(4)]] const LinuxNote shmem_linux_note = {
+    9, 6, 1, "libshmem", "linux"};
+
 void setup(int, char **, char **envp)
 {
+    __asm__ volatile("" ::"r"(&shmem_linux_note));  // keeps the note (above) in a --gc-sections link
     int here;
     stack_top = reinterpret_cast<uintptr_t>(&here);
     auto &g = port::geometry;

@@ -101,6 +101,36 @@ bool has_symbol(Elf* e, const char* name, bool& had_table) {
     return false;
 }
 
+// The note every libshmem program for this target carries (crt/linux/crt.cpp): owner "libshmem", type 1,
+// descriptor "linux". In the notes of the program headers (what the kernel and strip keep), else of the sections.
+bool has_libshmem_note(Elf* e) {
+    const auto scan = [&](Elf_Data* data) {
+        if (!data) return false;
+        GElf_Nhdr nh;
+        size_t name_off = 0, desc_off = 0;
+        for (size_t off = 0; (off = gelf_getnote(data, off, &nh, &name_off, &desc_off)) > 0;) {
+            const char* base = static_cast<const char*>(data->d_buf);
+            if (nh.n_type == 1 && nh.n_namesz == 9 && std::memcmp(base + name_off, "libshmem", 9) == 0 &&
+                nh.n_descsz >= 6 && std::memcmp(base + desc_off, "linux", 6) == 0)
+                return true;
+        }
+        return false;
+    };
+    size_t nph = 0;
+    if (elf_getphdrnum(e, &nph) == 0)
+        for (size_t i = 0; i < nph; ++i) {
+            GElf_Phdr ph;
+            if (gelf_getphdr(e, int(i), &ph) && ph.p_type == PT_NOTE &&
+                scan(elf_getdata_rawchunk(e, off_t(ph.p_offset), size_t(ph.p_filesz), ELF_T_NHDR)))
+                return true;
+        }
+    for (Elf_Scn* scn = elf_nextscn(e, nullptr); scn; scn = elf_nextscn(e, scn)) {
+        GElf_Shdr sh;
+        if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_NOTE && scan(elf_getdata(scn, nullptr))) return true;
+    }
+    return false;
+}
+
 }  // namespace
 
 bool is_host_program(const std::string& program) {
@@ -139,10 +169,26 @@ Image load_linux_image(const std::string& path, const Target& t) {
                              "nor " + (qemu ? qemu : "a qemu-user") + " on PATH for " + elf_machine_name(h.e_machine) + ")");
         launcher.push_back(found);
     }
-    bool had_table = false;
-    if (!has_symbol(elf.get(), "shmem_linux_preinit", had_table) && had_table)
-        refuse(path, std::string("not a libshmem program for the ") + t.name + " target (it has no shmem_linux_preinit); " +
-                         "build it with oshcc --target linux or add_shmem_executable");
+    // Every loadable segment is in the file: the kernel maps a segment cut short and the PE dies by SIGSEGV (or
+    // SIGBUS) on its first touch of the missing part.
+    size_t nph = 0;
+    if (elf_getphdrnum(elf.get(), &nph) != 0) refuse(path, "truncated or damaged: its program headers cannot be read");
+    for (size_t i = 0; i < nph; ++i) {
+        GElf_Phdr ph;
+        if (!gelf_getphdr(elf.get(), int(i), &ph)) refuse(path, "truncated: program header " + std::to_string(i) + " is missing");
+        if (ph.p_type == PT_LOAD && (ph.p_offset > uint64_t(st.st_size) || ph.p_filesz > uint64_t(st.st_size) - ph.p_offset))
+            refuse(path, "truncated: loadable segment " + std::to_string(i) + " needs file bytes up to " +
+                             std::to_string(ph.p_offset + ph.p_filesz) + ", the file has " + std::to_string(st.st_size));
+    }
+    // A libshmem program is known by its note, which survives strip; a program without one would run as N separate
+    // one-PE programs (nothing in it reads SHMEM_LINUX_*), so it is refused.
+    if (!has_libshmem_note(elf.get())) {
+        bool had_table = false;
+        const bool old_mark = has_symbol(elf.get(), "shmem_linux_preinit", had_table);
+        refuse(path, std::string("not a libshmem program for the ") + t.name + " target (it has no libshmem note" +
+                         (old_mark ? ", though it has shmem_linux_preinit: built with an older libshmem? rebuild it" : "") +
+                         "); build it with oshcc --target linux or add_shmem_executable");
+    }
     Image img;
     img.path = path;
     img.file_size = uint64_t(st.st_size);
