@@ -99,7 +99,8 @@ void shmem_set_lock(long *lock)
 {
     const char *routine = "shmem_set_lock";
     LockWord *w = check_lock(routine, lock);
-    if constexpr (checks)
+    // (A load and a compare, in every build that keeps the cheap checks: a second set would wait for itself.)
+    if constexpr (cheap_checks)
         if (load(&w->state) != idle) fail_lock(routine, lock, "is already held by this PE (locks are not recursive)");
     store(&w->next, 0);
     store(&w->state, waiting);
@@ -136,7 +137,9 @@ void shmem_clear_lock(long *lock)
     const char *routine = "shmem_clear_lock";
     LockWord *w = check_lock(routine, lock);
     port::quiet();  // the critical section's puts are complete before the next holder can look
-    if constexpr (checks)
+    // (Every build that keeps the cheap checks: a clear of a lock not held would hand another PE's lock away, or
+    // wait for a successor that never links.)
+    if constexpr (cheap_checks)
         if (load(&w->state) != holding)
             fail_lock(routine, lock, "is not held by this PE; expected a lock it took with shmem_set_lock or "
                                      "shmem_test_lock");
