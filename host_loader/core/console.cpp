@@ -144,19 +144,39 @@ void Console::feed_text(unsigned pe, bool is_err, const char* bytes, size_t n) {
 }
 
 void Console::text(unsigned pe, bool is_err, const char* s, size_t n) {
-    std::string& line = partial_[2 * size_t(pe) + is_err];
+    const long stream = long(2 * size_t(pe) + is_err);
+    std::string& line = partial_[size_t(stream)];
     while (n) {
+        if (spilling_ >= 0 && spilling_ != stream) {  // another stream's line spills: hold this until it ends
+            if (!held_.empty() && held_.back().pe == pe && held_.back().is_err == is_err)
+                held_.back().bytes.append(s, n);
+            else
+                held_.push_back({pe, is_err, std::string(s, n)});
+            held_bytes_ += n;
+            if (held_bytes_ > opt_.hold_cap) spilling_ = -1, end_spill();  // bounded: the held output goes out
+            return;
+        }
         const void* nl = std::memchr(s, '\n', n);
         const size_t text = nl ? size_t(static_cast<const char*>(nl) - s) : n;  // bytes before the newline
+        if (spilling_ == stream) {  // this stream's long line goes on: out as it comes, to its newline
+            emit_line(pe, is_err, s, nl ? text + 1 : n, false, false);
+            if (!nl) return;
+            s += text + 1;
+            n -= text + 1;
+            spilling_ = -1;
+            end_spill();
+            continue;
+        }
         const size_t room = opt_.line_cap - line.size();
         if (text > room) {
-            // The line would pass the cap: out with its first line_cap bytes, ended by a newline; the rest is a
-            // new line. (A line of exactly line_cap bytes waits for its newline like any other.)
+            // The line passes the cap: what there is of it goes out, and it spills (see console.hpp). (A line of
+            // exactly line_cap bytes waits for its newline like any other.)
             line.append(s, room);
-            emit_line(pe, is_err, line.data(), line.size(), true);
+            emit_line(pe, is_err, line.data(), line.size(), false);
             line.clear();
             s += room;
             n -= room;
+            spilling_ = stream;
             continue;
         }
         if (!nl) {
@@ -175,7 +195,22 @@ void Console::text(unsigned pe, bool is_err, const char* s, size_t n) {
     }
 }
 
-void Console::emit_line(unsigned pe, bool is_err, const char* text, size_t n, bool add_newline) {
+// A spill has ended (or may no longer hold the others): what they wrote meanwhile is relayed, in order, as if it came
+// now; it may start a spill of its own, which holds the rest again.
+void Console::end_spill() {
+    if (replaying_) return;  // the replay below goes on with the rest
+    replaying_ = true;
+    size_t i = 0;
+    for (; i < held_.size() && spilling_ < 0; ++i) {
+        Held h = std::move(held_[i]);
+        held_bytes_ -= h.bytes.size();
+        text(h.pe, h.is_err, h.bytes.data(), h.bytes.size());
+    }
+    held_.erase(held_.begin(), held_.begin() + long(i));
+    replaying_ = false;
+}
+
+void Console::emit_line(unsigned pe, bool is_err, const char* text, size_t n, bool add_newline, bool line_start) {
     flush_raw();  // raw bytes that came before this line go out before it
     std::ostream* o;
     if (!opt_.output_dir.empty()) {
@@ -189,7 +224,7 @@ void Console::emit_line(unsigned pe, bool is_err, const char* text, size_t n, bo
         o = &out_;
         wrote_out_ = true;
     }
-    if (opt_.tag_output) *o << "[PE " << pe << "] ";
+    if (opt_.tag_output && line_start) *o << "[PE " << pe << "] ";
     o->write(text, std::streamsize(n));
     if (add_newline) o->put('\n');
 }
@@ -227,6 +262,13 @@ void Console::finish() {
         p.payload_left = 0;  // a record cut short: its payload so far is in its line already
     }
     flush_raw();
+    while (spilling_ >= 0) {  // the spilling line ends here, then the held output may come (and spill again)
+        const unsigned pe = unsigned(spilling_ / 2);
+        const bool is_err = spilling_ % 2 != 0;
+        spilling_ = -1;
+        emit_line(pe, is_err, "\n", 1, false, false);
+        end_spill();
+    }
     for (unsigned k = 0; k < npes_; ++k)
         for (int is_err = 0; is_err < 2; ++is_err) {
             std::string& line = partial_[2 * size_t(k) + is_err];

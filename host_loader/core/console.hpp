@@ -10,9 +10,14 @@
 //   - a stdout record's payload: to out, a stderr record's: to err, line by line (a line is written once its
 //     newline has come); with --tag-output every line is prefixed "[PE n] "; with --output-filename DIR both of
 //     PE n's streams go to DIR/pe.<n>, in order of arrival, and nothing of the PEs to out or err;
-//   - a line longer than line_cap bytes is written out in pieces of line_cap bytes, each ended by a newline: a PE
-//     that never ends its line cannot make oshrun hold unbounded memory;
-//   - finish(): every unfinished line, ended by a newline (PE by PE, stdout before stderr);
+//   - a line longer than line_cap bytes is not held whole (a PE that never ends its line cannot make oshrun hold
+//     unbounded memory): its first line_cap bytes are written out as they are, and the rest of it follows as it
+//     comes, until its newline (the line "spills"). Meanwhile every other stream's output is held, so that nothing
+//     comes between the pieces: a line stays whole at any length, and no byte is added to it. Should the others
+//     print more than hold_cap bytes before the spilling line ends, what they printed goes out after the line's
+//     pieces so far (still not a byte added, but the rest of the long line then comes after it);
+//   - finish(): every unfinished line, ended by a newline (the spilling one first, then PE by PE, stdout before
+//     stderr);
 //   - an exit record (kind 'x', one byte): its status is kept (exit_statuses()), nothing is written;
 //   - bytes outside any record (a byte other than SOH where a record would start; a hart with no boot block
 //     writes plain text) go to out as they are, at once.
@@ -37,7 +42,8 @@ namespace oshrun {
 struct ConsoleOptions {
     bool tag_output = false;           // --tag-output: "[PE n] " before every line
     std::string output_dir;            // --output-filename DIR: PE n's lines to DIR/pe.<n>; "" = out and err
-    size_t line_cap = 64 * 1024;       // the longest line kept before it is written out anyway
+    size_t line_cap = 64 * 1024;       // the longest line kept before it is written out anyway (it spills)
+    size_t hold_cap = 64u << 20;       // the most of the other streams' output held while a line spills
 };
 
 class Console {
@@ -83,6 +89,16 @@ private:
     std::vector<int> exits_;
     size_t malformed_ = 0;
     bool wrote_out_ = false, wrote_err_ = false;
+    // The stream (2k + is_err) whose line spills, -1 if none; what the others wrote meanwhile, in order of arrival.
+    long spilling_ = -1;
+    struct Held {
+        unsigned pe;
+        bool is_err;
+        std::string bytes;
+    };
+    std::vector<Held> held_;
+    size_t held_bytes_ = 0;
+    bool replaying_ = false;
 
     void feed_stream(Parser& p, long own_pe, const char* bytes, size_t n);
     void byte(Parser& p, long own_pe, uint8_t b);
@@ -90,7 +106,8 @@ private:
     void reject(Parser& p, long own_pe, const std::string& why);
     void payload(Parser& p, const char* bytes, size_t n);
     void text(unsigned pe, bool is_err, const char* bytes, size_t n);
-    void emit_line(unsigned pe, bool is_err, const char* text, size_t n, bool add_newline);
+    void emit_line(unsigned pe, bool is_err, const char* text, size_t n, bool add_newline, bool line_start = true);
+    void end_spill();
     void flush_raw();
     void flush_streams();
     std::ostream& file_of(unsigned pe);

@@ -236,15 +236,42 @@ TEST(Console, SixteenBitPeNumbers) {
 }
 
 TEST(Console, LineCap) {
-    // A PE that never ends its line: out in pieces of line_cap bytes, each ended by a newline.
+    // A line longer than line_cap spills: out as it comes, with no byte added (a PE that never ends its line gets
+    // one newline, at the end).
     ConsoleOptions opt;
     opt.line_cap = 10;
-    EXPECT_EQ(relay(1, console_records(0, std::string(25, 'a')), {7, 13}, opt).out,
-              std::string(10, 'a') + "\n" + std::string(10, 'a') + "\n" + std::string(5, 'a') + "\n");
+    EXPECT_EQ(relay(1, console_records(0, std::string(25, 'a')), {7, 13}, opt).out, std::string(25, 'a') + "\n");
     // A line of exactly line_cap bytes waits for its newline: no empty line after it.
     EXPECT_EQ(relay(1, console_records(0, std::string(10, 'b') + "\n"), {15}, opt).out, std::string(10, 'b') + "\n");
-    EXPECT_EQ(relay(1, console_records(0, std::string(11, 'c') + "\n"), {}, opt).out,
-              std::string(10, 'c') + "\nc\n");
+    EXPECT_EQ(relay(1, console_records(0, std::string(11, 'c') + "\nd\n"), {}, opt).out, std::string(11, 'c') + "\nd\n");
+    // Tags: one, at the start of the line.
+    opt.tag_output = true;
+    EXPECT_EQ(relay(1, console_records(0, std::string(12, 'e') + "\n"), {9, 14}, opt).out,
+              "[PE 0] " + std::string(12, 'e') + "\n");
+}
+
+TEST(Console, ASpillingLineHoldsTheOthers) {
+    // PE 0's line passes the cap; PE 1's lines (and PE 0's stderr) that come while it spills are held, and come out
+    // after it, in order: the long line stays whole.
+    ConsoleOptions opt;
+    opt.line_cap = 8;
+    const std::string s = console_records(0, std::string(12, 'a')) + console_records(1, "one\ntw") +
+                          console_records(0, "err\n", 'e') + console_records(0, std::string(12, 'a')) +
+                          console_records(1, "o\n") + console_records(0, "aa\n") + console_records(1, "three\n");
+    for (const std::vector<size_t>& cuts : {std::vector<size_t>{}, std::vector<size_t>{5, 20, 33, 51}}) {
+        const Relayed r = relay(2, s, cuts, opt);
+        EXPECT_EQ(r.out, std::string(26, 'a') + "\none\ntwo\nthree\n");
+        EXPECT_EQ(r.err, "err\n");
+    }
+    // Held output is bounded: past hold_cap it goes out after the long line's pieces so far (no byte added).
+    opt.hold_cap = 4;
+    const Relayed r = relay(2, console_records(0, std::string(10, 'a')) + console_records(1, "12345\n") +
+                                   console_records(0, "bb\n"), {}, opt);
+    EXPECT_EQ(r.out, std::string(10, 'a') + "12345\nbb\n");
+    // A line that never ends: the others come out after it at the end.
+    opt.hold_cap = 1u << 20;
+    EXPECT_EQ(relay(2, console_records(0, std::string(10, 'a')) + console_records(1, "x\n"), {}, opt).out,
+              std::string(10, 'a') + "\nx\n");
 }
 
 TEST(Console, PerPeStreams) {

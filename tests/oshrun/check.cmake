@@ -5,6 +5,7 @@
 #   tag_output       (lines.elf) --tag-output: NP lines, each "[PE n] hello from PE n of NP" with its own n
 #   streams          (streams.elf) "to-stdout" NP times on stdout only, "to-stderr" NP times on stderr only
 #   long_lines       (long_lines.elf) every line of stdout is exactly one PE's 1000 letters, every PE's once
+#   huge_lines       (huge_lines.elf) the same with 70,000 letters, past oshrun's 64 KiB line buffer
 #   output_filename  (lines.elf) --output-filename DIR: DIR/pe.<n> holds PE n's line, nothing on the terminal
 #   stress           (stress.elf) its exact totals at NP PEs, and each PE's 8 lines of 1000 bytes intact, once
 foreach(var CHECK OSHRUN TARGET TIMEOUT NP PROGRAM)
@@ -87,7 +88,11 @@ elseif(CHECK STREQUAL "streams")
     message(FATAL_ERROR "a line on the other stream")
   endif()
 
-elseif(CHECK STREQUAL "long_lines")
+elseif(CHECK STREQUAL "long_lines" OR CHECK STREQUAL "huge_lines")
+  set(expected_length 1000)
+  if(CHECK STREQUAL "huge_lines")
+    set(expected_length 70000)
+  endif()
   lines_of("${out}" lines)
   list(LENGTH lines count)
   if(NOT count EQUAL NP)
@@ -98,8 +103,8 @@ elseif(CHECK STREQUAL "long_lines")
     string(LENGTH "${line}" length)
     string(SUBSTRING "${line}" 0 1 letter)
     string(REPLACE "${letter}" "" others "${line}")
-    if(NOT length EQUAL 1000 OR NOT others STREQUAL "")
-      message(FATAL_ERROR "a line of ${length} bytes that is not one PE's 1000 letters (it starts with "
+    if(NOT length EQUAL expected_length OR NOT others STREQUAL "")
+      message(FATAL_ERROR "a line of ${length} bytes that is not one PE's ${expected_length} letters (it starts with "
                           "'${letter}'): lines of different PEs were mixed or cut")
     endif()
     list(APPEND letters "${letter}")
