@@ -9,8 +9,10 @@
 // PE's shmem_finalize a PE that is in or past its own, waits for nothing this one can end, and is left alone: a run
 // whose PEs all call shmem_finalize wakes nobody at its end.
 // How (the waiter): a library wait that finds done() false looks at shmemi_peer_ended (internal.hpp,
-// library_wait; the ports' own barriers likewise) and, set, clears it and reads the end state of the PEs it depends
-// on. A PE that ended without doing its part of the wait can never do it; but one that ended after its part (a
+// library_wait; the ports' own barriers likewise), the count of the ends announced to this PE, and, non-zero, reads
+// the end state of the PEs it depends on. (The count is never cleared: a wait that depends on none of the ended PEs
+// waits on, watching only for another end, and every later wait looks again, so an end that one wait could ignore
+// is still found by the next wait that depends on that PE.) A PE that ended without doing its part of the wait can never do it; but one that ended after its part (a
 // program that returns without shmem_finalize, every PE of it) leaves a wait that the others end. So the wait is
 // given about a second (port::end_grace_polls looks, which the port's backstop paces) to end before it is
 // reported. None of its PEs ended: it sleeps on.
@@ -82,7 +84,7 @@ void announce_end()
             if ((theirs & end_ended) != 0) continue;  // waits for nothing
             // After this PE's shmem_finalize, every PE is in its own or past it: a wait there ends without this one.
             if (finalized && (theirs & 0xff) >= end_phase_finalizing) continue;
-            __atomic_store_n(port::remote_ptr(&shmemi_peer_ended, pe), 1u, __ATOMIC_SEQ_CST);
+            __atomic_fetch_add(port::remote_ptr(&shmemi_peer_ended, pe), 1u, __ATOMIC_SEQ_CST);
             port::notify_end(pe);
         }
     }
@@ -92,18 +94,19 @@ void wait_ended(PeSet who, bool (*done)(const void *), const void *arg)
 {
     if constexpr (port::ends_observed) {  // (called only there: library_wait)
         for (;;) {
-            __atomic_store_n(&shmemi_peer_ended, 0u, __ATOMIC_SEQ_CST);  // before the look: a later end sets it again
+            // The ends announced so far: read before the look, so that a later one is seen by the wait below.
+            const uint32_t seen = __atomic_load_n(&shmemi_peer_ended, __ATOMIC_SEQ_CST);
             if (done(arg)) return;
             const int pe = ended_member(who);
             if (pe < 0) {
-                // A PE this wait does not depend on: on with the wait, until done or another end.
-                bool ended = false;
-                port::wait_until([done, arg, &ended] {
+                // Only PEs this wait does not depend on: on with the wait, until done or another end.
+                bool another = false;
+                port::wait_until([done, arg, seen, &another] {
                     if (done(arg)) return true;
-                    ended = __atomic_load_n(&shmemi_peer_ended, __ATOMIC_RELAXED) != 0;
-                    return ended;
+                    another = __atomic_load_n(&shmemi_peer_ended, __ATOMIC_RELAXED) != seen;
+                    return another;
                 });
-                if (!ended) return;
+                if (!another) return;
                 continue;
             }
             unsigned looks = 0;

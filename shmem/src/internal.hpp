@@ -278,9 +278,11 @@ inline void wait_user_write(Done done)
 }
 
 // The library's own waits (barriers, collectives, locks) end only when other PEs write. Where the port sees PEs
-// end (port::ends_observed), such a wait also looks at shmemi_peer_ended each time done() is false: set, a PE has
-// ended since, and wait_ended (ended.cpp) finds out whether one of the PEs `who` can write has, in which case the
-// wait can no longer end and is reported. The PEs a wait depends on: a group's (start, stride, size).
+// end (port::ends_observed), such a wait also ends when shmemi_peer_ended is non-zero (a PE has ended since the run
+// began, and told this one), and then, if done() is still false, wait_ended (ended.cpp) finds out whether one of the
+// PEs `who` can write has ended, in which case the wait can no longer end and is reported; otherwise it waits on.
+// The PEs a wait depends on: a group's (start, stride, size). The cost while no PE has ended: a load and a branch
+// in each look at done() that finds it false, and one after the wait.
 struct PeSet {
     int start, stride, size;
 };
@@ -290,24 +292,14 @@ bool call_done(const void *done)
 {
     return (*static_cast<const Done *>(done))();
 }
-// done, or a PE's end: `ended` says which. Where the port does not see ends, done itself.
-template <class Done>
-[[gnu::always_inline]] inline auto or_ended(Done done, bool &ended)
-{
-    return [done, &ended]() __attribute__((always_inline)) {
-        if (done()) return true;
-        ended = __atomic_load_n(&shmemi_peer_ended, __ATOMIC_RELAXED) != 0;
-        return ended;
-    };
-}
+inline bool any_peer_ended() { return __atomic_load_n(&shmemi_peer_ended, __ATOMIC_RELAXED) != 0; }
 // A wait of the port's (wait(f) waits until f()) on the PEs who() names (called only after a PE's end).
 template <class Who, class Wait, class Done>
 [[gnu::always_inline]] inline void library_wait(Who who, Wait wait, Done done)
 {
     if constexpr (port::ends_observed) {
-        bool ended = false;
-        wait(or_ended(done, ended));
-        if (__builtin_expect(ended, 0)) wait_ended(who(), call_done<Done>, &done);
+        wait([done]() __attribute__((always_inline)) { return done() || any_peer_ended(); });
+        if (__builtin_expect(any_peer_ended(), 0) && !done()) wait_ended(who(), call_done<Done>, &done);
     } else {
         wait(done);
     }

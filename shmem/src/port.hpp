@@ -160,8 +160,8 @@ enum class AmoOp { fetch, set, swap, cswap, add, and_, or_, xor_ };
 
 // ---- what the core gives a port: the end of a PE (shmem/src/ended.cpp) ----------------------------------------
 // shmemi_end_state is each PE's own record of how far it got (read by the others through remote_ptr):
-// end_phase_* in its low byte, end_ended once it has ended. shmemi_peer_ended is set on a PE, by every PE that ends,
-// before that one wakes it (notify_end); a waiter clears it when it looks.
+// end_phase_* in its low byte, end_ended once it has ended. shmemi_peer_ended counts the ends announced to a PE: every
+// PE that ends adds one before it wakes that PE (notify_end); non-zero, a wait looks at the ends (never cleared).
 extern "C" uint32_t shmemi_end_state, shmemi_peer_ended;
 namespace shmem::detail {
 inline constexpr uint32_t end_phase_running = 0, end_phase_initialized = 1, end_phase_finalizing = 2,
@@ -169,7 +169,7 @@ inline constexpr uint32_t end_phase_running = 0, end_phase_initialized = 1, end_
 // What finish(0) calls (ends_observed): completes this PE's writes, records that it ended and tells the PEs that
 // may wait for it.
 void announce_end();
-// A wait of a port's own on every PE of the run whose done(arg) was false and shmemi_peer_ended set: returns once
+// A wait of a port's own on every PE of the run whose done(arg) was false and shmemi_peer_ended non-zero: returns once
 // done(arg) is true; reports the wait and ends the run (134) if a PE that ended left it unable to end.
 [[gnu::cold]] void world_wait_ended(bool (*done)(const void *), const void *arg);
 }  // namespace shmem::detail

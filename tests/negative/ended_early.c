@@ -53,6 +53,14 @@ int main(int argc, char **argv)
         }
         shmem_barrier_all();
         shmem_set_lock(&lock);
+    } else if (strcmp(kind, "later") == 0) {
+        // The last PE ends while the others wait on each other only (a team of all but it): those waits must go on,
+        // and the end must still be found by the later wait that depends on it.
+        shmem_team_t rest = SHMEM_TEAM_INVALID;
+        shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 1, last > 0 ? last : 1, NULL, 0, &rest);
+        if (me == last && last > 0) return 0;
+        for (int i = 0; i < 2000; ++i) shmem_team_sync(rest);
+        shmem_barrier_all();
     } else if (strcmp(kind, "sloppy") == 0) {
         // Correct enough to end: every PE does the same collectives and returns without shmem_finalize.
         for (int i = 0; i < 4; ++i) src[i] = me + i;
