@@ -31,7 +31,10 @@ void fail_bad_pe(const char *routine, int pe)
 
 namespace {
 
-// The report of a range in the heap that leaves the live block it starts in, or does not start in one.
+static_assert(BrkHeap::header_size == 16, "the report below says so");
+
+// The report of a range in the heap that leaves the live block it starts in, or does not start in one: one sentence
+// with the block at its end, so that every kind shares its words (they are code and read-only data on a 32 KB core).
 [[noreturn]] void fail_heap_range(const char *routine, const char *arg, uintptr_t a, size_t bytes,
                                   const BrkHeap::Place &p)
 {
@@ -39,31 +42,18 @@ namespace {
     u.m().s(arg).s(" = ").x(a).s(" (").u(bytes).s(" bytes) ");
     const uintptr_t end = p.block + p.size;
     switch (p.fit) {
-    case BrkHeap::Fit::past_end:
-    {
+    case BrkHeap::Fit::past_end: {
         const size_t over = a >= end ? a - end : a + bytes - end;
-        u.m().s(a >= end ? "starts " : "ends ").u(over).s(over == 1 ? " byte" : " bytes")
-            .s(" past the end of the block of the symmetric heap at ");
-    }
-        u.m().x(p.block).s(" (").u(p.size).s(" bytes); expected a range inside one live block");
-        break;
-    case BrkHeap::Fit::header:
-        u.m().s("starts in the header of the block of the symmetric heap at ").x(p.block)
-            .s(" (the library's ").u(BrkHeap::header_size).s(" bytes below each block); expected a range inside one live block");
-        break;
-    case BrkHeap::Fit::freed:
-        u.m().s("lies in a block of the symmetric heap that was freed, [").x(p.block).s(", ").x(end)
-            .s("); expected memory of a live block");
-        break;
-    case BrkHeap::Fit::below:
-        u.m().s("runs from static data into the symmetric heap, which starts at ").x(p.block)
-            .s("; expected a range inside one object");
-        break;
-    default:
-        u.m().s("lies in a damaged symmetric heap: the header of the block at ").x(p.block)
-            .s(" was overwritten (a store just below the block)");
+        u.m().s(a >= end ? "starts " : "ends ").u(over).s(over == 1 ? " byte" : " bytes").s(" past the end of the");
         break;
     }
+    case BrkHeap::Fit::header: u.m().s("starts in the header (16 bytes below) of the"); break;  // (header_size)
+    case BrkHeap::Fit::freed: u.m().s("lies in the freed"); break;
+    case BrkHeap::Fit::below: u.m().s("runs from static data into the"); break;
+    default: u.m().s("lies past the overwritten header of the"); break;  // Fit::damaged
+    }
+    u.m().s(" block of the symmetric heap at ").x(p.block).s(" (").u(p.size)
+        .s(" bytes); expected a range inside one live block");
     u.fail();
 }
 
@@ -78,26 +68,23 @@ void check_heap_range(const char *routine, const char *arg, const void *addr, si
 }
 
 // A range whose start is symmetric and whose end is not is reported as what it is: a range that runs past the end
-// of the heap block it starts in, or of static data, or of the heap's allocated part.
+// of the heap block it starts in (check_heap_range), or past the end of symmetric memory.
 void fail_not_symmetric(const char *routine, const char *arg, const void *addr, size_t bytes)
 {
     const uintptr_t a = reinterpret_cast<uintptr_t>(addr);
-    if (is_symmetric(addr, 1)) {
-        if (a >= state.heap.lo() && a < state.heap.brk()) check_heap_range(routine, arg, addr, bytes);
-        uintptr_t end = symmetric_end();
-        const char *what = "the symmetric heap's allocated part (its break)";
-        if constexpr (port::has_private_heap)
-            if (a < reinterpret_cast<uintptr_t>(__shmem_static_end))
-                end = reinterpret_cast<uintptr_t>(__shmem_static_end), what = "static symmetric data";
-        Usage u(routine);
-        u.m().s(arg).s(" = ").p(addr).s(" (").u(bytes).s(" bytes) starts in symmetric memory but ends ")
-            .u(a + bytes - end).s(" bytes past the end of ").s(what).s(", ").x(end)
-            .s("; expected the whole range inside symmetric memory");
-        u.fail();
-    }
+    const bool starts_symmetric = is_symmetric(addr, 1);
+    if (starts_symmetric && a >= state.heap.lo() && a < state.heap.brk()) check_heap_range(routine, arg, addr, bytes);
     Usage u(routine);
-    u.m().s(arg).s(" = ").p(addr).s(" (").u(bytes).s(" bytes) is not symmetric; expected an address inside ")
-        .s("static data or the symmetric heap, [").p(__shmem_symmetric_start).s(", ");
+    u.m().s(arg).s(" = ").p(addr).s(" (").u(bytes).s(" bytes) ");
+    if (starts_symmetric) {
+        uintptr_t end = symmetric_end();
+        if constexpr (port::has_private_heap)
+            if (a < reinterpret_cast<uintptr_t>(__shmem_static_end)) end = reinterpret_cast<uintptr_t>(__shmem_static_end);
+        u.m().s("starts in symmetric memory but ends ").u(a + bytes - end).s(" bytes past its end, ").x(end);
+    } else {
+        u.m().s("is not symmetric");
+    }
+    u.m().s("; expected an address inside static data or the symmetric heap, [").p(__shmem_symmetric_start).s(", ");
     if constexpr (port::has_private_heap)  // malloc's heap lies between them
         u.m().p(__shmem_static_end).s(") or [").x(port::geometry.heap_lo).s(", ");
     u.m().x(symmetric_end()).s(")");
