@@ -19,6 +19,7 @@ set(SHMEM_CAPABILITIES
   libc_crt            # the C runtime is libshmem's (crt/): private malloc heap, assert/abort, new, getenv
   default_heap        # oshrun sizes the symmetric heap from SHMEM_SYMMETRIC_SIZE (default 64 MiB up to 16 PEs)
   image_checks        # oshrun refuses a bad image before anything runs (the machine name below)
+  ends_observed_with_checks  # a PE's end is seen by the others' library waits in the builds with checks
 )
 set(SHMEM_ELF_MACHINE "RISC-V")           # readelf's name of the images' machine ("": the host's)
 set(SHMEM_IMAGE_MACHINE "RISC-V")         # what oshrun's refusal of an image of another machine names

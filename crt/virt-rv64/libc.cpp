@@ -50,7 +50,7 @@ void sleep_until(uint64_t deadline)
         *port::clint::mtimecmp(me) = deadline;
         __asm__ volatile("wfi" ::: "memory");
     }
-    *port::clint::mtimecmp(me) = ~uint64_t(0);
+    port::disarm_timer();
 }
 
 }  // namespace

@@ -69,7 +69,7 @@ void hw_barrier()
     // second (a wait that lasts is woken ten times a second, not a thousand as wait_until's).
     static const timespec end_backstop = {0, 100000000};
     while (__atomic_load_n(generation, __ATOMIC_SEQ_CST) == gen) {
-        if (__builtin_expect(__atomic_load_n(&shmemi_peer_ended, __ATOMIC_RELAXED) != 0, 0)) {
+        if (__builtin_expect(__atomic_load_n(port::peer_ended_word(), __ATOMIC_RELAXED) != 0, 0)) {
             const GenerationWait gw{generation, gen};
             detail::world_wait_ended(generation_moved, &gw);
             break;

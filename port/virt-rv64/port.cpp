@@ -146,17 +146,18 @@ void hw_barrier()
     const uint32_t gen = uint32_t(old >> 32);
     const volatile uint32_t *const generation = reinterpret_cast<const volatile uint32_t *>(word) + 1;  // the high half
     for (;;) {
-        // A PE's end (shmem/src/ended.cpp): seen where the barrier would sleep. Its wake-up comes after its store, and
-        // so after the SSIP clear that precedes this look.
+        __asm__ volatile("wfi" ::: "memory");
+        if (*generation != gen) break;
+        // A PE's end (shmem/src/ended.cpp): seen after a wake-up that did not end the barrier. Its wake-up (a pending
+        // timer interrupt, notify_end) stays until this PE writes its mtimecmp, so no clear loses it.
         if constexpr (ends_observed) {
-            if (__builtin_expect(__atomic_load_n(&shmemi_peer_ended, __ATOMIC_RELAXED) != 0, 0)) {
+            if (__builtin_expect(__atomic_load_n(peer_ended_word(), __ATOMIC_RELAXED) != 0, 0)) {
                 const GenerationWait w{generation, gen};
                 detail::world_wait_ended(generation_moved, &w);
+                end_taken();
                 break;
             }
         }
-        __asm__ volatile("wfi" ::: "memory");
-        if (*generation != gen) break;
         clear_wake();
         fence();
         if (*generation != gen) break;

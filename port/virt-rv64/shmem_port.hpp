@@ -25,7 +25,8 @@ inline constexpr bool has_native_atomics = true;  // A extension: amoswap/amoadd
 inline constexpr bool has_hw_barrier = true;      // WAND-style: set a bit, sleep, the last one wakes everyone
 inline constexpr int max_pes = 512;               // QEMU virt's hart limit
 
-// Filled in by the startup code from the boot block before any constructor runs; only `sleeping` changes after.
+// Filled in by the startup code from the boot block before any constructor runs; only `sleeping` and `peer_ended`
+// change after.
 struct Geometry {
     uintptr_t ram_base;  // partition base of PE 0
     uintptr_t mask;      // partition size - 1
@@ -42,6 +43,8 @@ struct Geometry {
     // This PE's "I am asleep, wake me" word, the one field that changes (wait_until). Here, a known distance
     // from tp, a writer finds the target's copy from the remote displacement alone (waker).
     uint32_t sleeping;
+    // The ends announced to this PE (port.hpp, peer_ended_word): written by the PEs that end, read tp-relative.
+    uint32_t peer_ended;
 };
 // Every fast path reads the geometry, so it is the first object of the thread-local block, which tp points at
 // (crt/virt-rv64/start.S, linker/virt-rv64/shmem.ld): through geo() a field is one tp-relative load, where a
@@ -193,15 +196,36 @@ inline void wake(int pe) { *clint::setssip(pe) = 1; }
 
 // The stack's guard is a PMP region (crt/virt-rv64), which traps at once: check_stack has nothing to check.
 
-// A PE's end seen by the others' waits (port.hpp, ends_observed): finish(0) would announce it, and its wake-up is
-// the target's SSIP whatever it waits in (hw_barrier keeps no `sleeping` word); wait_until looks at done() once a
-// backstop period (1 ms) when nothing wakes it. Off for now: the looks cost the barriers and collectives more
-// instructions than their guards allow (bench/CMakeLists.txt, guard_icount).
-inline constexpr bool ends_observed = false;
+// A PE's end seen by the others' waits (port.hpp, ends_observed, ends_seen_on_wake): finish(0) announces it, and
+// its wake-up is the target's timer interrupt, made pending by a store of 0 to the target's mtimecmp. Unlike SSIP,
+// which every wait clears before it sleeps, it stays pending: the invariant is that once an end has been announced
+// to a PE (peer_ended != 0), its mtimecmp is 0 whenever no wait_until has it armed for a backstop (disarm_timer).
+// So every wfi of a wait falls through until a look after it sees the end (end_seen), a wait that begins after the
+// end included, and no wait looks before it sleeps: while no PE has ended, nothing of this is on any wait's way.
+// After an end, the library's waits finish in wait_ended, whose waits are wait_until's (woken by their writers,
+// and by the backstop at least once a millisecond).
+// In the builds with checks only: the call out of a wait's loop to finish it (end_seen) makes GCC keep the loop's
+// values in saved registers, a stack frame in every collective with a wait (Release at 16 PEs: the dissemination
+// barrier 1157 -> 1307 instructions, broadcast 8 B 1125 -> 1228, sum_reduce 1180 -> 1290, past issue 16's goals).
+inline constexpr bool ends_observed = SHMEM_CHECKS != 0;
+inline constexpr bool ends_seen_on_wake = true;
 inline void notify_end(int pe)
 {
     fence();
-    wake(pe);
+    *clint::mtimecmp(pe) = 0;
+}
+// One tp-relative load for a wait's look, where the core's word needed its address worked out first (which GCC
+// hoisted out of the waits' loops, onto every wait's way).
+inline uint32_t *peer_ended_word() { return &geo().peer_ended; }
+// This PE's timer disarmed: never (~0), or, once an end has been announced to it, 0 (pending: see above). The look at
+// peer_ended comes after the store, fenced: an end announced at the same time either is seen by it, or its store of
+// 0 comes after this one's ~0 (notify_end: the count, a fence, then its store).
+inline void disarm_timer()
+{
+    volatile uint64_t *const cmp = clint::mtimecmp(geo().pe);
+    *cmp = ~uint64_t(0);
+    fence();
+    if (__atomic_load_n(&geo().peer_ended, __ATOMIC_RELAXED) != 0) *cmp = 0;
 }
 inline unsigned end_grace_polls() { return unsigned(clint::ticks_per_second / clint::backstop_ticks); }
 
@@ -256,6 +280,9 @@ inline uintptr_t pe_step() { return uintptr_t(1) << geo().log2; }
     *w.ssip = 1;
 }
 
+// After a wait that a PE's end finished (end_seen): the timer disarmed, which keeps the end's wake-up pending.
+inline void end_taken() { disarm_timer(); }
+
 // Sleep until done() is true. done() reads memory that another PE writes and then notifies us about.
 // `sleeping` is written by its PE only (volatile: one store, where GCC 12 makes an atomic store of a word an AMO).
 inline volatile uint32_t &my_sleeping() { return *const_cast<volatile uint32_t *>(&geo().sleeping); }
@@ -268,15 +295,16 @@ inline void wait_until(Done done)
     // A wait may nest (done() may itself wait, e.g. for a TESTSET lock): restore the outer wait's flag.
     const uint32_t outer = my_sleeping();
     my_sleeping() = 1;
-    for (;;) {
+    for (bool woke = false;; woke = true) {
         clear_wake();
         fence();
         if (done()) break;
+        if (woke && detail::end_seen(done)) break;  // (a wait of the library's: a PE ended, and the wait is over)
         *clint::mtimecmp(geo().pe) = *clint::mtime() + clint::backstop_ticks;
         __asm__ volatile("wfi" ::: "memory");
     }
     my_sleeping() = outer;
-    if (outer == 0) *clint::mtimecmp(geo().pe) = ~uint64_t(0);
+    if (outer == 0) disarm_timer();
 }
 // A wait whose every writer wakes it after its write with notify_waiter (the library's collective flags, the
 // dissemination barrier's rounds): no backstop timer, which only writers outside the library need (arming it cost
@@ -298,6 +326,7 @@ template <class Done>
         if (done()) return;
         __asm__ volatile("wfi" ::: "memory");
         if (done()) return;
+        if (detail::end_seen(done)) return;
     }
 }
 // wait_notified for a PE that tells another it waits (arrive(), e.g. a flat sweep's arrival at its root) and is
@@ -312,6 +341,7 @@ template <class Arrive, class Done>
     for (;;) {
         __asm__ volatile("wfi" ::: "memory");
         if (done()) return;
+        if (detail::end_seen(done)) return;
         clear_wake();
         fence();
         if (done()) return;

@@ -84,7 +84,7 @@ void announce_end()
             if ((theirs & end_ended) != 0) continue;  // waits for nothing
             // After this PE's shmem_finalize, every PE is in its own or past it: a wait there ends without this one.
             if (finalized && (theirs & 0xff) >= end_phase_finalizing) continue;
-            __atomic_fetch_add(port::remote_ptr(&shmemi_peer_ended, pe), 1u, __ATOMIC_SEQ_CST);
+            __atomic_fetch_add(port::remote_ptr(port::peer_ended_word(), pe), 1u, __ATOMIC_SEQ_CST);
             port::notify_end(pe);
         }
     }
@@ -95,7 +95,7 @@ void wait_ended(PeSet who, bool (*done)(const void *), const void *arg)
     if constexpr (port::ends_observed) {  // (called only there: library_wait)
         for (;;) {
             // The ends announced so far: read before the look, so that a later one is seen by the wait below.
-            const uint32_t seen = __atomic_load_n(&shmemi_peer_ended, __ATOMIC_SEQ_CST);
+            const uint32_t seen = __atomic_load_n(port::peer_ended_word(), __ATOMIC_SEQ_CST);
             if (done(arg)) return;
             const int pe = ended_member(who);
             if (pe < 0) {
@@ -103,7 +103,7 @@ void wait_ended(PeSet who, bool (*done)(const void *), const void *arg)
                 bool another = false;
                 port::wait_until([done, arg, seen, &another] {
                     if (done(arg)) return true;
-                    another = __atomic_load_n(&shmemi_peer_ended, __ATOMIC_RELAXED) != seen;
+                    another = __atomic_load_n(port::peer_ended_word(), __ATOMIC_RELAXED) != seen;
                     return another;
                 });
                 if (!another) return;

@@ -292,12 +292,35 @@ bool call_done(const void *done)
 {
     return (*static_cast<const Done *>(done))();
 }
-inline bool any_peer_ended() { return __atomic_load_n(&shmemi_peer_ended, __ATOMIC_RELAXED) != 0; }
+inline bool any_peer_ended() { return __atomic_load_n(port::peer_ended_word(), __ATOMIC_RELAXED) != 0; }
+// A library wait's done() as a port with ends_seen_on_wake waits on it (port.hpp, end_seen): done() itself, and
+// what to do after a wake-up that did not end the wait: if a PE has ended, finish the wait in wait_ended.
+// (Out of line, with who and done by value: the waits' fast paths keep no frame for it, and reach it by a jump.)
+template <class Who, class Done>
+[[gnu::cold, gnu::noinline]] void finish_ended(Who who, Done done)
+{
+    wait_ended(who(), call_done<Done>, &done);  // returns once done() is true
+    port::end_taken();
+}
+template <class Who, class Done>
+struct EndAware {
+    Who who;
+    Done done;
+    [[gnu::always_inline]] bool operator()() const { return done(); }
+    [[gnu::always_inline]] bool end_seen() const
+    {
+        if (__builtin_expect(!any_peer_ended(), 1)) return false;
+        finish_ended(who, done);
+        return true;
+    }
+};
 // A wait of the port's (wait(f) waits until f()) on the PEs who() names (called only after a PE's end).
 template <class Who, class Wait, class Done>
 [[gnu::always_inline]] inline void library_wait(Who who, Wait wait, Done done)
 {
-    if constexpr (port::ends_observed) {
+    if constexpr (port::ends_observed && port::ends_seen_on_wake) {
+        wait(EndAware<Who, Done>{who, done});
+    } else if constexpr (port::ends_observed) {
         wait([done]() __attribute__((always_inline)) { return done() || any_peer_ended(); });
         if (__builtin_expect(any_peer_ended(), 0) && !done()) wait_ended(who(), call_done<Done>, &done);
     } else {

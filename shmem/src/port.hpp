@@ -160,8 +160,9 @@ enum class AmoOp { fetch, set, swap, cswap, add, and_, or_, xor_ };
 
 // ---- what the core gives a port: the end of a PE (shmem/src/ended.cpp) ----------------------------------------
 // shmemi_end_state is each PE's own record of how far it got (read by the others through remote_ptr):
-// end_phase_* in its low byte, end_ended once it has ended. shmemi_peer_ended counts the ends announced to a PE: every
-// PE that ends adds one before it wakes that PE (notify_end); non-zero, a wait looks at the ends (never cleared).
+// end_phase_* in its low byte, end_ended once it has ended. shmemi_peer_ended (or the port's peer_ended_word()) counts
+// the ends announced to a PE: every PE that ends adds one before it wakes that PE (notify_end); non-zero, a wait
+// looks at the ends (never cleared).
 extern "C" uint32_t shmemi_end_state, shmemi_peer_ended;
 namespace shmem::detail {
 inline constexpr uint32_t end_phase_running = 0, end_phase_initialized = 1, end_phase_finalizing = 2,
@@ -172,6 +173,28 @@ void announce_end();
 // A wait of a port's own on every PE of the run whose done(arg) was false and shmemi_peer_ended non-zero: returns once
 // done(arg) is true; reports the wait and ends the run (134) if a PE that ended left it unable to end.
 [[gnu::cold]] void world_wait_ended(bool (*done)(const void *), const void *arg);
+// ends_seen_on_wake (a port with ends_observed whose notify_end leaves a wake-up that no clear of its own loses, and
+// whose waits then look, virt-rv64): the port's wait_until, wait_notified and wait_notified_after call
+// end_seen(done) after every wake-up that did not make done() true, and return if it is true. For the library's
+// waits, done is an EndAware (internal.hpp): end_seen() looks at shmemi_peer_ended and, non-zero, finishes the wait
+// in wait_ended (which returns once done() is true, or reports it) and calls port::end_taken() (the port takes its
+// wake-up away); for any other done() it is false. Nothing of it runs on a wait's way when no PE has ended: it is
+// only on the path after a wake-up that found nothing.
+template <class D>
+auto end_seen_of(const D &d, int) -> decltype(d.end_seen())
+{
+    return d.end_seen();
+}
+template <class D>
+bool end_seen_of(const D &, long)
+{
+    return false;
+}
+template <class D>
+[[gnu::always_inline]] inline bool end_seen(const D &d)
+{
+    return end_seen_of(d, 0);
+}
 }  // namespace shmem::detail
 
 // ---- 3. the port --------------------------------------------------------------------------------------------
@@ -290,6 +313,10 @@ inline constexpr size_t dma_min = 0;
 inline constexpr bool has_msg_channel = false;    // the shmemx channels run over shared memory
 inline constexpr unsigned msg_words = 0, msg_budget = 0;
 inline constexpr bool ends_observed = false;      // a PE's end is not seen by the others' waits
+inline constexpr bool ends_seen_on_wake = false;  // the library's waits look for an end in their done() (internal.hpp)
+inline void end_taken() {}                        // ends_seen_on_wake: after a wait that an end finished
+// ends_observed: the word that counts the ends announced to this PE (the others reach theirs by remote_ptr)
+inline uint32_t *peer_ended_word() { return &shmemi_peer_ended; }
 
 // ---- the platform
 // console_write_early(buf, n): raw text for the startup code's reports before anything is set up (no record, no
