@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The misuse figures of docs/internals.md ("Errors"): every misuse program of tests/negative that the reliability
 # work added (stack overflows, sizes that wrap, heap damage and ranges past a block, mismatched collectives,
-# collective sources, bad team handles, PEs that end while others wait for them), built with the oshcc of an
-# installed prefix and run at 3 PEs with its oshrun, each classified by how the run ends: clear (status 134 or 139
+# collective sources, bad team handles, PEs that end while others wait for them, frees of what is not a block),
+# built with the oshcc of an installed prefix and run at 3 PEs with its oshrun, each classified by how the run ends: clear (status 134 or 139
 # with a libshmem report), hang (the time limit), silent (status 0), other. Not a test: it measures a prefix, e.g.
 #   cmake --install build --prefix /tmp/p && bash scripts/misuse-figures.sh /tmp/p
 set -u
@@ -17,10 +17,11 @@ declare -A kinds=(
   [mismatch]="root count op split strided active"
   [coll_source]="broadcast collect fcollect alltoall reduce to_all"
   [bad_team]="garbage other_data destroyed not_member ctx_garbage"
-  [ended_early]="return in_finalize finalize collective team lock no_init"
+  [ended_early]="return in_finalize finalize collective team lock no_init later"
+  [bad_free]="static inner twice realloc"
 )
 clear=0 hang=0 silent=0 other=0
-for p in stack_overflow size_overflow heap_damage mismatch coll_source bad_team ended_early; do
+for p in stack_overflow size_overflow heap_damage mismatch coll_source bad_team ended_early bad_free; do
   if ! "$prefix/bin/oshcc" -o "$work/$p.elf" "$here/tests/negative/$p.c"; then
     echo "$p: does not build"
     continue
