@@ -13,7 +13,7 @@ trap 'rm -rf "$work"' EXIT
 declare -A kinds=(
   [stack_overflow]="unbounded returning"
   [size_overflow]="put get iput put_signal wait broadcast fcollect alltoall reduce active_set"
-  [heap_damage]="overrun header after_free put_freed put_past get_past put_header put_beyond static_past finalize"
+  [heap_damage]="overrun header after_free put_freed put_past get_past put_header put_beyond put_wrap static_past finalize"
   [mismatch]="root count op split strided active"
   [coll_source]="broadcast collect fcollect alltoall reduce to_all"
   [bad_team]="garbage other_data destroyed not_member ctx_garbage"

@@ -43,7 +43,7 @@ static_assert(BrkHeap::header_size == 16, "the report below says so");
     const uintptr_t end = p.block + p.size;
     switch (p.fit) {
     case BrkHeap::Fit::past_end: {
-        const size_t over = a >= end ? a - end : a + bytes - end;
+        const size_t over = a >= end ? a - end : bytes - (end - a);
         u.m().s(a >= end ? "starts " : "ends ").u(over).s(over == 1 ? " byte" : " bytes").s(" past the end of the");
         break;
     }
@@ -80,7 +80,7 @@ void fail_not_symmetric(const char *routine, const char *arg, const void *addr, 
         uintptr_t end = symmetric_end();
         if constexpr (port::has_private_heap)
             if (a < reinterpret_cast<uintptr_t>(__shmem_static_end)) end = reinterpret_cast<uintptr_t>(__shmem_static_end);
-        u.m().s("starts in symmetric memory but ends ").u(a + bytes - end).s(" bytes past its end, ").x(end);
+        u.m().s("starts in symmetric memory but ends ").u(bytes - (end - a)).s(" bytes past its end, ").x(end);
     } else {
         u.m().s("is not symmetric");
     }

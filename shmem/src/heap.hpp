@@ -102,7 +102,11 @@ public:
     bool fits_fast(uintptr_t a, size_t bytes) const { return in_seen(a, bytes) || outside_blocks(a, bytes); }
     // Its two halves: inside the usable part of the block locate() last found a range in (which is symmetric memory
     // too: a check that finds a range there needs no other), and wholly outside the blocks.
-    bool in_seen(uintptr_t a, size_t bytes) const { return a >= seen_lo_ && a + bytes <= seen_hi_; }
+    // (Without the sum a + bytes: a count that wraps it must not pass.)
+    bool in_seen(uintptr_t a, size_t bytes) const
+    {
+        return a - seen_lo_ < seen_hi_ - seen_lo_ && bytes <= seen_hi_ - a;
+    }
     bool outside_blocks(uintptr_t a, size_t bytes) const { return a >= brk_ || a + bytes <= lo_; }
     // Where [a, a + bytes) lies in the heap (bytes > 0): inside a live block (Fit::inside, and that block becomes
     // the one fits_fast knows), or where it must not: past a live block's end (starting inside it or in its red
@@ -118,8 +122,8 @@ public:
     Place locate(uintptr_t a, size_t bytes) const
     {
         Place p;
-        if (a < lo_) {
-            p.fit = a + bytes > lo_ ? Fit::below : Fit::inside, p.block = lo_;
+        if (a < lo_) {  // (no sum a + bytes anywhere here: a count may be near SIZE_MAX)
+            p.fit = bytes > lo_ - a ? Fit::below : Fit::inside, p.block = lo_;
             return p;
         }
         for (uintptr_t h = lo_; h < brk_; h = next(h)) {
@@ -135,7 +139,8 @@ public:
                 p.fit = Fit::freed, p.size = payload_size(h);
             } else {
                 p.size = usable_size(h);
-                if (a + bytes > payload(h) + p.size) {
+                const size_t at = a - payload(h);
+                if (at >= p.size || bytes > p.size - at) {
                     p.fit = Fit::past_end;
                 } else {
                     seen_lo_ = payload(h), seen_hi_ = payload(h) + p.size;

@@ -354,6 +354,8 @@ TEST(GuardedHeap, RangesAreInsideOneLiveBlock)
     EXPECT_TRUE(a.heap.fits_fast(at(q), 32));
     EXPECT_TRUE(a.heap.fits_fast(at(q, 24), 8));
     EXPECT_FALSE(a.heap.fits_fast(at(q), 33));
+    EXPECT_FALSE(a.heap.in_seen(at(q), ~size_t(0) - 8));  // a count that wraps the sum
+    EXPECT_FALSE(a.heap.in_seen(at(q, 32), 0));            // the block's end is not in it
     EXPECT_FALSE(a.heap.fits_fast(at(p), 8));
     // one byte past the end, a start in the red zone, a range over the next block, a start in a header
     BrkHeap::Place pl = a.heap.locate(at(q), 33);

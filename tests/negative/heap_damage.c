@@ -10,6 +10,7 @@
  *   get_past     a get of 128 bytes from a block of 4 longs (refused by the get: it would read the next block)
  *   put_header   a put that starts in a block's header (refused by the put)
  *   put_beyond   a put of 240 bytes into the last block: past its end and the heap's (refused by the put)
+ *   put_wrap     a put of SIZE_MAX - 7 bytes into a block, whose end wraps the address space (refused)
  *   static_past  a put whose start is a static array and whose extent runs past all symmetric memory
  *   finalize     a store past the end of a block in the program's last phase: found by shmem_finalize
  * The last PE does the wrong thing; every PE then calls the collective that finds it. */
@@ -41,6 +42,8 @@ int main(int argc, char **argv)
         if (last) shmem_putmem((char *)b - 8, src, 8, peer);
     } else if (strcmp(kind, "put_beyond") == 0) {
         if (last) shmem_putmem(c, got, 240, peer);
+    } else if (strcmp(kind, "put_wrap") == 0) {
+        if (last) shmem_putmem(a, src, (size_t)-8, peer); /* a + nbytes wraps the address space */
     } else if (strcmp(kind, "static_past") == 0) {
         if (last) shmem_putmem(in_static, got, (size_t)1 << 30, peer);
     } else if (strcmp(kind, "finalize") == 0) {
