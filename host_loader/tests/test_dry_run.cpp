@@ -115,7 +115,7 @@ protected:
         write_file(dir.path(), "ep.elf", epiphany_elf().bytes());
         write_file(dir.path(), "gx.elf", tile_elf(ELFCLASS64).bytes());
         write_file(dir.path(), "pro.elf", tile_elf(ELFCLASS32).bytes());
-        // A program of this host's machine without a symbol table (load_linux_image takes it as stripped).
+        // A program of this host's machine without a symbol table, as strip leaves one, with libshmem's note.
         TestElf host = valid_elf();
 #if defined(__x86_64__)
         host.machine = EM_X86_64;
@@ -123,6 +123,14 @@ protected:
         host.machine = EM_AARCH64;
 #endif
         host.section_headers = false;
+        // libshmem's note (crt/linux), which is how oshrun knows a stripped libshmem program: owner "libshmem",
+        // type 1, descriptor "linux".
+        TestSegment note;
+        note.type = PT_NOTE;
+        note.flags = PF_R;
+        note.data = {9, 0, 0, 0, 6, 0, 0, 0, 1, 0, 0, 0, 'l', 'i', 'b', 's', 'h', 'm', 'e', 'm', 0, 0, 0, 0,
+                     'l', 'i', 'n', 'u', 'x', 0, 0, 0};
+        host.segments.push_back(note);
         chmod(write_file(dir.path(), "host.elf", host.bytes()).c_str(), 0755);
     }
 
