@@ -60,7 +60,7 @@ static inline unsigned long long test_pattern(int pe, size_t i, int round)
 
 /* The library's build-time limits where a test sizes data by them: a port may set them (SHMEM_PORT_DEFINITIONS
  * in cmake/toolchain-<port>.cmake, passed to the tests by tests/CMakeLists.txt); otherwise the library's
- * defaults (shmem/src/collectives.cpp). */
+ * defaults (shmem/src/coll.hpp). */
 #ifndef SHMEM_TEAM_WORK_UNIT
 #define SHMEM_TEAM_WORK_UNIT 256 /* bytes of a reduction chunk per round in a team's work area */
 #endif

@@ -162,7 +162,7 @@ void barrier_world(int kind)
 
 // ---- the collective engine's sweep -------------------------------------------------------------------------
 //
-// shmem/src/collectives.cpp's sweep (the algorithm, its invariants and why they hold are explained there), in
+// shmem/src/coll_sweep.cpp's sweep (the algorithm, its invariants and why they hold are explained there), in
 // assembly: the same binomial tree, messages and flags, so that it and the library's other collectives (which stay
 // in C++) use a group's flags alike. The state lives in callee-saved registers (GCC saves the ones the asm names):
 //   r4 group, r5 args, r6 v (rank relative to the root), r7 low (lowest set bit of v; n for the root), r8 n,

@@ -259,10 +259,10 @@ inline constexpr bool has_int_multiply = false;
 inline constexpr bool own_barrier_world = true;
 // Rounds of a dissemination barrier or a tree over max_pes PEs: ceil(log2(max_pes)), at least 1.
 inline constexpr int barrier_rounds = max_pes > 1 ? 32 - __builtin_clz(uint32_t(max_pes - 1)) : 1;
-// The collective engine's sweep (shmem/src/collectives.cpp, sweep: the binomial tree up and down, with a
+// The collective engine's sweep (shmem/src/coll_sweep.cpp, sweep: the binomial tree up and down, with a
 // reduction's chunks and its combine calls) in assembly (own_sweep), for the same reason: GCC's, with its send and
 // wait, is 696 B, this one 564. It reads the core's Group and Sweep at these byte offsets and uses these flag
-// indices; collectives.cpp checks them against its own definitions.
+// indices; coll_sweep.cpp checks them against its own definitions.
 inline constexpr bool own_sweep = true;
 struct SweepLayout {
     static constexpr int g_start = 0, g_stride = 4, g_size = 8, g_rank = 12, g_flags = 16, g_work = 20,

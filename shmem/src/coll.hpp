@@ -7,7 +7,8 @@
 // read-modify-write: on a core without atomics (Epiphany: TESTSET only) a signal is one posted store. The one
 // exception is where the port has atomics on every PE's memory: a flat group's ranks (at most flat_max) arrive at
 // the root of a sweep by an atomic add to its arrival count, which the root lowers to zero before it sends
-// anything. That is enough because of two invariants (collectives.cpp says why each algorithm keeps them):
+// anything. That is enough because of two invariants (coll_sweep.cpp and coll_gather.cpp say why each algorithm
+// keeps them):
 //   - within a collective, a flag of a PE is raised at most once before that PE lowers it;
 //   - a PE writes into another PE's flags, reduction slots or dest only after that PE has finished its
 //     previous collective of the group: every collective starts with a sweep (of the binomial tree, or flat) or
@@ -16,8 +17,8 @@
 // already started), which is what OpenSHMEM requires of a pSync (SHMEM_SYNC_VALUE) and what lets a team slot be
 // reused.
 //
-// The engine is out of line (collectives.cpp) and untyped: a program links one copy of each algorithm however
-// many types and operations it uses; a reduction adds only its combine loop.
+// The engine is out of line (coll_sweep.cpp, coll_gather.cpp) and untyped: a program links one copy of each
+// algorithm however many types and operations it uses; a reduction adds only its combine loop.
 #pragma once
 
 #include <string.h>
@@ -26,9 +27,9 @@
 
 namespace shmem::detail {
 
-// Flat sweeps (collectives.cpp): in a group of at most flat_max ranks, the ranks arrive at the root by an atomic
-// add to its arrival count, and the root sends to each of them in turn, where a binomial tree takes 2 log2 n steps
-// of a message and a sleep each. Where the port has atomics on every PE's memory and no sweep of its own.
+// Flat sweeps (coll_engine.hpp, coll_sweep.cpp): in a group of at most flat_max ranks, the ranks arrive at the
+// root by an atomic add to its arrival count, and the root sends to each of them in turn, where a binomial tree
+// takes 2 log2 n steps of a message and a sleep each. Where the port has atomics on every PE's memory and no sweep of its own.
 // Not with SHMEM_ATOMICS=testset, which builds the library as for a port without atomics.
 inline constexpr bool flat_capable = !port::own_sweep && port::has_native_atomics && !SHMEM_ATOMICS_TESTSET;
 inline constexpr int flat_max = 16;
@@ -77,7 +78,7 @@ struct Group {
     // floating-point-unit mode switch on Epiphany (some 40 bytes wherever it is written), and ranks are small. Most
     // groups have stride 1. Unsigned, since a team's stride may be negative (1.6) and a negative number must not be
     // shifted; the sum wraps to the right PE.
-    // A flat group (flat_capable, at most flat_max ranks): its sweeps and barriers are flat (collectives.cpp).
+    // A flat group (flat_capable, at most flat_max ranks): its sweeps and barriers are flat (coll_sweep.cpp).
     [[gnu::always_inline]] static bool flat(int size) { return flat_capable && size <= flat_max; }
     [[gnu::always_inline]] bool flat() const { return flat(size); }
 
@@ -123,8 +124,28 @@ inline bool whole_machine(int start, int stride, int size)
     return hw_barrier_serves_run() && start == 0 && stride == 1 && size == port::n_pes();
 }
 
-// The group of a team: made once, when the team is (set_team_group, in collectives.cpp where the team scratch
-// lives), in a table by the team's slot (a PE is in one team of a slot at a time). Making it up at every call
+// Symmetric scratch of every team slot: the flags of its barrier and collectives, the collect count, and the
+// reduction work area. SHMEM_MAX_TEAMS x (flag_count longs + SHMEM_TEAM_WORK_BYTES) bytes of every PE's .bss.
+#ifndef SHMEM_TEAM_WORK_UNIT
+// bytes per child slot of a reduction in Epiphany's assembly sweep (the generic sweep reads its children's results
+// in place), and the scans' chunks; 64 keeps 2 complex doubles
+#define SHMEM_TEAM_WORK_UNIT 256
+#endif
+#ifndef SHMEM_TEAM_WORK_BYTES
+#define SHMEM_TEAM_WORK_BYTES (max_rounds * SHMEM_TEAM_WORK_UNIT)
+#endif
+struct TeamScratch {
+    long flags[flag_count];
+    alignas(16) unsigned char work[SHMEM_TEAM_WORK_BYTES];
+    // With checks: the arguments of the team's collectives, published for check_agreement, by the parity of the
+    // team's count of them: rank 0 may be one such collective ahead of a member, never two (each starts with a
+    // barrier of the team), so the member reads the words of its own collective.
+    uint64_t agree[checks ? 2 : 0][4];
+};
+extern TeamScratch team_scratch[max_teams];
+
+// The group of a team: made once, when the team is (set_team_group, in collectives.cpp with the team
+// scratch), in a table by the team's slot (a PE is in one team of a slot at a time). Making it up at every call
 // cost a collective some 20 instructions a PE. Not on a port with its own sweep (Epiphany), whose 32 KB have no
 // room for the table: there team_group makes it up at every call (make_team_group).
 extern Group team_groups[team_group_table ? max_teams : 1];
@@ -177,7 +198,7 @@ using CombineMany = void (*)(void *acc, const void *const *in, int k, size_t byt
 using CombineRun = void (*)(void *acc, const void *own, const void *in, uintptr_t step, int k, size_t bytes);
 using FlatCombine = choose_t<port::has_pe_step, CombineRun, CombineMany>;  // a flat sweep root's combine here
 
-// What a sweep of the binomial tree carries (collectives.cpp). A reduction (combine set): dest, with source
+// What a sweep of the binomial tree carries (coll_sweep.cpp). A reduction (combine set): dest, with source
 // copied into it first, goes up combined with the others, and the result comes down into dest; dest and
 // source are the same array or disjoint. A broadcast (no combine): the root's source comes down into dest (the
 // root's dest is not written: the team forms copy it). No bytes: a barrier.
@@ -198,7 +219,7 @@ int sweep_flat_leaf0(const Group &g);  // root 0
 int reduce_flat_root(const Group &g, void *dest, const void *source, size_t bytes, CombineRun run);
 // A flat group's root where it has nothing to do before it sends (a barrier, a broadcast); returns 0.
 int sweep_flat_send(const Group &g, int root, void *dest, const void *from, size_t m);
-// The port's own where it has one (own_sweep: Epiphany's, in assembly; collectives.cpp checks its layout).
+// The port's own where it has one (own_sweep: Epiphany's, in assembly; coll_sweep.cpp checks its layout).
 inline void sweep(const Group &g, int root, const Sweep &s, FlatCombine many = nullptr)
 {
     if constexpr (port::own_sweep) {
@@ -210,7 +231,12 @@ inline void sweep(const Group &g, int root, const Sweep &s, FlatCombine many = n
     }
 }
 
-// The algorithms (collectives.cpp).
+// With checks, a deprecated active-set collective's arguments compared with those of the set's first PE, in words of
+// the library's own (coll_agree.cpp; the teams' check_agreement is declared in team.hpp).
+void agree_active_set(const char *routine, const Group &g, const char *n1, int64_t v1, const char *n2, int64_t v2,
+                      const char *n3, int64_t v3);
+
+// The algorithms (coll_sweep.cpp, coll_gather.cpp).
 void tree_barrier(const Group &g);  // a sweep rooted at rank 0 with nothing to carry
 inline constexpr Sweep nothing_to_carry{nullptr, nullptr, 0, 0, nullptr};
 inline void group_barrier(const Group &g)
@@ -370,7 +396,7 @@ constexpr FlatCombine flat_combine()
 // A large reduction where the port's PEs read each other's memory as they read their own (every port without its
 // own sweep): reduce-scatter, each rank combining its slice of every rank's source (nine inputs a pass) and writing
 // it into rank 0's dest, then the result goes down from rank 0 as a broadcast; a barrier of the group and the
-// broadcast's sweep (collectives.cpp). Taken from reduce_large_slice bytes a rank, where it does less work than the
+// broadcast's sweep (coll_gather.cpp). Taken from reduce_large_slice bytes a rank, where it does less work than the
 // sweep's combines (at 16 PEs, 4 KiB: 45,982 instructions of the machine; 73,576 with the tree), and only for a
 // symmetric source, which the other ranks read (a sweep reads a rank's source only where it is). reduce_large_slice
 // is defined above Group, which works out from it where a flat group's reductions end.

@@ -111,9 +111,9 @@ void hw_barrier();
 // a core's budget counts every byte (Epiphany: assembly). It checks the stack first (check_stack).
 void barrier_world(int kind);
 
-// own_sweep: sweep(group, root, args) is the collective engine's binomial-tree sweep (shmem/src/collectives.cpp:
+// own_sweep: sweep(group, root, args) is the collective engine's binomial-tree sweep (shmem/src/coll_sweep.cpp:
 // up the tree and down, with a reduction's chunks and combine calls), reading the core's Group and Sweep at the
-// byte offsets SweepLayout gives and using its flag indices, which collectives.cpp checks against its own.
+// byte offsets SweepLayout gives and using its flag indices, which coll_sweep.cpp checks against its own.
 struct SweepLayout;
 void sweep(const void *group, int root, const void *args);
 
@@ -307,7 +307,7 @@ inline constexpr bool hw_barrier_fences = false;
 inline constexpr bool hw_barrier_usable() { return true; }
 inline constexpr const char hw_barrier_needs[] = "nothing";
 inline constexpr bool own_barrier_world = false;  // the core's barrier (sync.cpp), over hw_barrier where usable
-inline constexpr bool own_sweep = false;          // the core's sweep (collectives.cpp)
+inline constexpr bool own_sweep = false;          // the core's sweep (coll_sweep.cpp)
 inline constexpr bool has_dma = false;            // _nbi transfers complete before they return
 inline constexpr size_t dma_min = 0;
 inline constexpr bool has_msg_channel = false;    // the shmemx channels run over shared memory

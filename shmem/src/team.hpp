@@ -21,7 +21,7 @@ struct shmem_team_s {
     int n_ctx;   // contexts created from this team and not destroyed
     shmem_team_config_t config;
     long config_mask;
-    unsigned agree_seq;  // with checks: this team's collectives so far whose arguments were compared (collectives.cpp)
+    unsigned agree_seq;  // with checks: this team's collectives so far whose arguments were compared (coll_agree.cpp)
     // Where the groups are in a table: this team's entry, one load for a collective where the slot's index took five
     // instructions (set_team_group).
     const shmem::detail::Group *group[shmem::detail::team_group_table ? 1 : 0];
@@ -75,9 +75,14 @@ inline int team_world_pe(const shmem_team_s *t, int team_pe) { return t->start +
 
 // With checks (a no-op without): a collective of `team` whose arguments must agree on every member compares them,
 // and the routine itself, with rank 0's before it runs, and ends the run naming the first that differs. Names are
-// null for the values that are not used. (collectives.cpp; an extra barrier of the team.)
-void check_agreement(const char *routine, shmem_team_s *team, const char *n1 = nullptr, int64_t v1 = 0,
-                     const char *n2 = nullptr, int64_t v2 = 0, const char *n3 = nullptr, int64_t v3 = 0);
+// null for the values that are not used. (compare_team_arguments in coll_agree.cpp; an extra barrier of the team.)
+void compare_team_arguments(const char *routine, shmem_team_s *team, const char *n1, int64_t v1, const char *n2,
+                            int64_t v2, const char *n3, int64_t v3);
+inline void check_agreement(const char *routine, shmem_team_s *team, const char *n1 = nullptr, int64_t v1 = 0,
+                            const char *n2 = nullptr, int64_t v2 = 0, const char *n3 = nullptr, int64_t v3 = 0)
+{
+    if constexpr (checks) compare_team_arguments(routine, team, n1, v1, n2, v2, n3, v3);
+}
 
 [[noreturn]] void fail_bad_ctx(const char *routine, shmem_ctx_t ctx);
 [[noreturn]] void fail_bad_team(const char *routine, shmem_team_t team);

@@ -1,0 +1,196 @@
+// The collectives that move more than one sweep carries: the large reductions (reduce-scatter into rank 0, then a
+// broadcast), the all-gathers (flat, or in ceil(log2 n) rounds), all-to-all and the scans.
+#include "coll_engine.hpp"
+
+using namespace shmem;
+using namespace shmem::detail;
+
+namespace shmem::detail {
+
+void reduce_scatter_gather(const Group &g, void *dest_, const void *source_, size_t bytes, int elem_shift,
+                           CombineMany combine)
+{
+    auto *const dest = static_cast<unsigned char *>(dest_);
+    const auto *const source = static_cast<const unsigned char *>(source_);
+    const int n = g.size, r = g.rank;
+    // Rank j's slice: elements [j base + min(j, extra), (j + 1) base + min(j + 1, extra)), in bytes.
+    const size_t elems = bytes >> elem_shift, base = elems / unsigned(n), extra = elems % unsigned(n);
+    auto start = [base, extra, elem_shift](int j) {
+        return (size_t(j) * base + (size_t(j) < extra ? size_t(j) : extra)) << elem_shift;
+    };
+    auto next = [n, r](int s) { return r + s < n ? r + s : r + s - n; };  // the ranks after this one, in turn
+    const size_t lo = start(r), len = start(r + 1) - lo;
+    group_barrier(g);  // every rank's source is final, and its dest free
+    // This rank's slice: its own source and the next eight ranks', then the slice so far and the next eight, and
+    // so on (combine_many, nine inputs a pass). The last pass writes the slice into rank 0's dest, so that rank 0
+    // holds the whole result when every rank is done, with no gather (rank 0 reads its dest only in its own slice).
+    // dest and source are the same array or disjoint, and no rank but this one reads this slice of a source: rank
+    // 0's dest may be its source, and is written here only where this rank alone reads it, each element after it.
+    // A pass's inputs are worked out in a loop of their own, with no call in it: the port's geometry is loaded once
+    // a pass, not once an input.
+    unsigned char *const result = port::remote_ptr(dest + lo, g.world(0));
+    const void *in[many_max] = {source + lo};
+    for (int s = 1; s < n;) {
+        int k = 1;
+        for (; k < many_max && s < n; ++k, ++s) in[k] = port::remote_ptr(source + lo, g.world(next(s)));
+        combine(s == n ? result : dest + lo, in, k, len);
+        in[0] = dest + lo;
+    }
+    // The broadcast of rank 0's dest begins with every rank's arrival at rank 0 (a flat sweep's count, the tree's
+    // way up, or the hardware barrier), after its slice is in rank 0's dest: no barrier of its own is needed before
+    // it. No rank returns, and lets its source change, before every rank has arrived, done with the sources.
+    // The broadcast's sweep, called as broadcast() does: a second caller of broadcast() made GCC take that inline
+    // function out of line, 52 bytes more in Epiphany's fp_rma, which has no use for this routine.
+    sweep(g, 0, Sweep{dest, dest, bytes, 0, nullptr});
+}
+
+[[gnu::noinline]] int reduce_large(const Group &g, void *dest, const void *source, size_t bytes, int elem_shift,
+                                   Combine combine, CombineMany many, FlatCombine flat)
+{
+    if (is_symmetric(source, bytes)) {
+        reduce_scatter_gather(g, dest, source, bytes, elem_shift, many);
+        return 0;
+    }
+    return reduce_sweep(g, dest, source, bytes, elem_shift, combine, flat);
+}
+
+// All-gather, ceil(log2 n) rounds for any n, every rank receiving each block once, every block put at its
+// final place; round k's flag is raised once per call. The opening barrier: the ranks write into each other's
+// dest from the first round.
+// n a power of two: recursive doubling; in round k rank r holds the 2^k blocks of its aligned group (from
+// r & ~(2^k - 1)) and swaps them with rank r ^ 2^k, which holds the group next to it.
+// Otherwise dissemination (Bruck's algorithm without the rotation): after round k, rank r holds blocks
+// r .. r + 2^(k+1) - 1 (mod n); in round k it puts the first min(2^k, n - 2^k) blocks it holds to rank
+// r - 2^k, which holds the 2^k blocks before them.
+// A flat group and a small dest: a flat sweep. Each rank arrives with its block in its source (fcollect, whose
+// source the specification makes symmetric) or copied into its dest (collect, whose ranks' blocks differ, and any
+// source that is not symmetric), rank 0 gathers the blocks from where they are (nobody writes them before rank 0
+// sends) and sends the whole dest to every rank: 2 (n - 1) copies and n sleeps, where the rounds take n log2 n
+// messages and sleeps. Rank 0's part out of line, so that the others' needs few registers.
+[[gnu::always_inline]] inline bool from_their_source(const void *source, const size_t *off, size_t block)
+{
+    return off == nullptr && in_symmetric_space(source, block);  // alike on every rank: the same array and block
+}
+template <class Others, class At>
+[[gnu::always_inline]] inline void gather_each(const Others &o, unsigned char *dest, const void *source, bool theirs,
+                                               At at)
+{
+    each_other(o, [&](int j, auto remote) {
+        const size_t a = at(j);
+        get_small(dest + a, theirs ? remote(source) : remote(dest + a), at(j + 1) - a);
+    });
+}
+// The gather of allgather_flat's root: from each other rank its block, in its source (theirs) or at its place in
+// its dest; with runs and blocks of one size (fcollect), each run of ranks is one get_run.
+template <class At>
+[[gnu::always_inline]] inline void gather_others(const FlatRuns &o, unsigned char *dest, const void *source,
+                                                 bool theirs, const size_t *off, size_t block, At at)
+{
+    if (off == nullptr) {
+        for (int i = 0; i < 2; ++i) {
+            const size_t a = at(o.first[i]);
+            const auto *from = (theirs ? static_cast<const unsigned char *>(source) : dest + a) + o.disp[i];
+            get_run(dest + a, from, theirs ? o.step : o.step + block, o.ranks[i], block);
+        }
+        return;
+    }
+    gather_each(o, dest, source, theirs, at);
+}
+template <class At>
+[[gnu::always_inline]] inline void gather_others(const FlatTable &o, unsigned char *dest, const void *source,
+                                                 bool theirs, const size_t *, size_t, At at)
+{
+    gather_each(o, dest, source, theirs, at);
+}
+[[gnu::noinline]] static int allgather_flat_root(const Group &g, unsigned char *dest, const void *source,
+                                                 const size_t *off, size_t block)
+{
+    auto at = [off, block](int j) { return off != nullptr ? off[j] : size_t(j) * block; };
+    const bool theirs = from_their_source(source, off, block);
+    sweep_flat(g, 0, dest, dest, at(g.size), [dest, source, theirs, off, block, &at](const auto &others) {
+        gather_others(others, dest, source, theirs, off, block, at);
+    });
+    return 0;
+}
+
+[[gnu::noinline]] int allgather_flat(const Group &g, unsigned char *dest, const void *source, const size_t *off,
+                                     size_t block)
+{
+    const int r = g.rank;
+    const size_t a = off != nullptr ? off[r] : size_t(r) * block, b = off != nullptr ? off[r + 1] : a + block;
+    if (r == 0) {
+        copy_local(dest + a, source, b - a);
+        return allgather_flat_root(g, dest, source, off, block);
+    }
+    if (!from_their_source(source, off, block)) copy_local(dest + a, source, b - a);
+    sweep_flat(g, 0, nullptr, nullptr, 0, at_root_nothing);  // arrive, and wait for rank 0's message
+    return 0;
+}
+
+// Every rank puts its blocks straight into their places, starting with the right neighbour so that the ranks
+// do not all write to the same PE at once. The opening barrier: every rank is done with its dest; the closing
+// one: all blocks have arrived.
+void alltoall(const Group &g, unsigned char *dest, const unsigned char *source, size_t elem, ptrdiff_t dst,
+              ptrdiff_t sst, size_t nelems)
+{
+    const int n = g.size, r = g.rank;
+    group_barrier(g);
+    for (int i = 0; i < n; ++i) {
+        const int j = r + i < n ? r + i : r + i - n;
+        unsigned char *to = port::remote_ptr(dest, g.world(j));
+        for (size_t k = 0; k < nelems; ++k) {
+            const size_t d = (size_t(r) * nelems + k) * size_t(dst) * elem;
+            const size_t s = (size_t(j) * nelems + k) * size_t(sst) * elem;
+            port::put_bytes(to + d, source + s, elem);
+        }
+    }
+    port::fence();
+    group_barrier(g);
+}
+
+// Scans: each rank reads the sources of the ranks below it (the port's get into the work area) and adds them up
+// in rank order, a chunk of the work area at a time: the last rank reads n - 1 sources, n (n - 1) / 2 reads in
+// all, and no rank waits for another between the barriers (a logarithmic scan reads less but waits for a partner
+// in each of its rounds). Every rank sums in the same order, so equal prefixes are equal bit for bit.
+// The opening barrier: every rank's source is ready (1.6 does not ask the caller to synchronize first) and every
+// rank is done with its previous collective. The closing one: no rank returns (and lets its source be reused, or
+// its work area be written by the next collective) while another may still read its source.
+// In place (dest == source), a rank must not write its dest before the ranks above it have read that part of
+// its source: it sums into the second half of the work area and copies the chunk into dest after a barrier. Else
+// it sums straight into dest and the work area holds the chunk being read.
+void scan(const Group &g, void *dest, const void *source, size_t bytes, int elem_shift, Combine combine,
+          bool exclusive)
+{
+    const int r = g.rank;
+    const bool in_place = dest == source;
+    size_t chunk = in_place ? g.work_bytes / 2 : g.work_bytes;
+    chunk &= ~((size_t(1) << elem_shift) - 1);  // whole elements (the area holds two of the largest at least)
+    unsigned char *const in = g.work, *const sum = g.work + chunk;
+    group_barrier(g);
+    for (size_t o = 0; o < bytes; o += chunk) {
+        const size_t m = bytes - o < chunk ? bytes - o : chunk;
+        const unsigned char *mine = static_cast<const unsigned char *>(source) + o;
+        unsigned char *acc = in_place ? sum : static_cast<unsigned char *>(dest) + o;
+        if (r == 0) {
+            if (exclusive) {
+                memset(acc, 0, m);  // the zero of every sum type is all bits zero
+            } else {
+                copy_local(acc, mine, m);
+            }
+        } else {
+            port::get_bytes(acc, port::remote_ptr(mine, g.world(0)), m);
+            for (int k = 1; k < r; ++k) {
+                port::get_bytes(in, port::remote_ptr(mine, g.world(k)), m);
+                combine(acc, in, m);
+            }
+            if (!exclusive) combine(acc, mine, m);
+        }
+        if (in_place) {
+            group_barrier(g);  // every rank has read this chunk of every source below it
+            copy_local(static_cast<unsigned char *>(dest) + o, acc, m);
+        }
+    }
+    group_barrier(g);
+}
+
+}  // namespace shmem::detail
