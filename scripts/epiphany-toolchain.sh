@@ -7,36 +7,41 @@
 #   bash scripts/epiphany-toolchain.sh              build (or find) the toolchain, then print its prefix
 #   bash scripts/epiphany-toolchain.sh --print-prefix   print the prefix only (whether built or not)
 #   bash scripts/epiphany-toolchain.sh --force      rebuild even when the cache is complete
+#   bash scripts/epiphany-toolchain.sh --cached     exit 0 if the cache is complete, 1 if not; build nothing
 #   bash scripts/epiphany-toolchain.sh --check      only run the final check (below) on the cached toolchain
 #
 # Prefix: ${SHMEM_TOOLCHAIN_DIR:-$HOME/.cache/libshmem/toolchains}/epiphany-elf-gcc12 (its bin/ holds
 # epiphany-elf-gcc, -g++, -as, -ld, -size, ...; about 170 MB, relocatable). The build runs in a temporary directory
 # under ${TMPDIR:-/tmp} (about 0.9 GB at its peak) that is removed at the end, also when it fails or is
-# interrupted; per-step logs stay in <prefix>.logs/. About 15 minutes on 2 cores. The stamp file
+# interrupted; per-step logs stay in <prefix>.logs/; the stamp records how long the build took. The stamp file
 # <prefix>/.complete is written last: an interrupted build is redone from scratch.
 #
-# Steps: binutils; GCC stage 1 (C only, no libc, -O1 host build: it only has to compile newlib); newlib (with
-# newlib-nano's printf and malloc, -Os, one section per function: cores have 32 KB); GCC final (C, C++, libstdc++,
-# with <prefix>/epiphany-elf, where newlib is, as its sysroot); a check that compiles C and C++ and links a C and a
-# C++ program with newlib at address 0 of a 32 KB map. Debian's dfsg GCC tarball has no GFDL manuals, so Debian's
-# own gcc-gfdl-build.diff (from gcc-12-source) is applied, and GCC is configured with MAKEINFO=true (no info pages).
+# Steps: binutils; GCC's compilers (C, C++), configured once with <prefix>/epiphany-elf as their sysroot, after
+# newlib's source headers were put there (GCC's configure and its <limits.h> must see a C library's headers); newlib
+# built with those compilers (newlib-nano's printf and malloc, -Os, one section per function: cores have 32 KB),
+# installed over the seeded headers; then, in the same GCC tree, libgcc and libstdc++ against the installed newlib;
+# a check that compiles C and C++ and links a C and a C++ program with newlib at address 0 of a 32 KB map. One GCC
+# tree (no stage-1 compiler only for newlib), no LTO, no plugins, and GCC's own self-tests not run (the check does
+# what this toolchain is used for). Debian's dfsg GCC tarball has no GFDL manuals, so Debian's own
+# gcc-gfdl-build.diff (from gcc-12-source) is applied, and GCC is configured with MAKEINFO=true (no info pages).
 set -euo pipefail
 
 tag=epiphany-toolchain
 target=epiphany-elf
 # Bump when anything below changes the installed result: a cache with another recipe is rebuilt.
-recipe="epiphany-elf-gcc12 recipe 2: binutils 2.40, gcc 12 c/c++/libstdc++ sysroot, newlib nano-io nano-malloc -Os"
+recipe="epiphany-elf-gcc12 recipe 3: binutils 2.40, gcc 12 c/c++/libstdc++ one tree sysroot no-lto, newlib nano-io nano-malloc -Os"
 root=${SHMEM_TOOLCHAIN_DIR:-$HOME/.cache/libshmem/toolchains}
 prefix=$root/epiphany-elf-gcc12
 stamp=$prefix/.complete
 logdir=$prefix.logs
 
-force=0 check_only=0
+force=0 check_only=0 cached_only=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --print-prefix) echo "$prefix"; exit 0 ;;
     --force) force=1; shift ;;
     --check) check_only=1; shift ;;
+    --cached) cached_only=1; shift ;;
     -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
     *) echo "epiphany-toolchain.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
@@ -54,17 +59,17 @@ target_flags="-g -Os -ffunction-sections -fdata-sections"
 unpack() {
   mkdir -p "$work/src"
   tar -C "$work/src" -xf "$binutils_tar"
-  # Only C and C++ are built: leave out the other languages' runtime libraries and the test suites (except
-  # testsuite/selftests: the build runs cc1's self-tests on it). The front ends' directories stay: configure
-  # reads their config-lang.in to know which target libraries belong to languages that are not built (without
-  # gcc/go it would configure libffi, which has no epiphany port).
+  # Only C and C++ are built: leave out the other languages' runtime libraries and GCC's test suite. The front
+  # ends' directories stay: configure reads their config-lang.in to know which target libraries belong to
+  # languages that are not built (without gcc/go it would configure libffi, which has no epiphany port).
+  # libstdc++'s testsuite/ stays: its configure writes testsuite/Makefile from the Makefile.in there.
   tar -C "$work/src" -xf "$gcc_tar" \
     --exclude='gcc-*/libgo' --exclude='gcc-*/libphobos' --exclude='gcc-*/libada' \
-    --exclude='gcc-*/libgfortran' --exclude='gcc-*/libobjc' --exclude='gcc-*/libffi'
+    --exclude='gcc-*/libgfortran' --exclude='gcc-*/libobjc' --exclude='gcc-*/libffi' \
+    --exclude='gcc-*/gcc/testsuite'
   tar -C "$work/src" -xf "$newlib_tar"
   mv "$work"/src/binutils-2.* "$work/src/binutils"
   mv "$work"/src/gcc-12.* "$work/src/gcc"
-  find "$work/src/gcc/gcc/testsuite" -mindepth 1 -maxdepth 1 ! -name selftests -exec rm -rf {} +
   mv "$work"/src/newlib-* "$work/src/newlib"
   # The dfsg tarball lacks doc/tm.texi; without this patch s-tm-texi fails the build.
   patch -d "$work/src/gcc" -p2 --forward < "$gfdl_patch"
@@ -84,13 +89,24 @@ gcc_common=("--target=$target" --with-newlib --disable-nls --disable-shared --di
             --disable-libssp --disable-libquadmath --disable-libgomp --disable-libatomic --disable-libitm
             --disable-libvtv --disable-libsanitizer --with-system-zlib MAKEINFO=true)
 
-build_gcc_stage1() {
-  mkdir -p "$work/build-gcc1" && cd "$work/build-gcc1"
-  ../src/gcc/configure --prefix="$prefix" "${gcc_common[@]}" --enable-languages=c --without-headers \
-    --disable-lto --disable-libstdcxx CFLAGS="-O1 -g0" CXXFLAGS="-O1 -g0" CFLAGS_FOR_TARGET="$target_flags"
-  make -j"$jobs" all-gcc all-target-libgcc
-  make install-gcc install-target-libgcc
-  cd "$work" && rm -rf "$work/build-gcc1"
+# GCC takes <prefix>/epiphany-elf as its sysroot (GCC treats a sysroot inside its prefix as relocatable). Its
+# configure and its build of <limits.h> look there for the C library's headers: without them GCC would build
+# libgcc with inhibit_libc and a <limits.h> that never reaches newlib's (PATH_MAX, _POSIX_* ...). So newlib's
+# source headers go there first; newlib's install replaces them with the complete set (newlib.h and the rest)
+# before any target library is compiled.
+build_gcc_compilers() {
+  mkdir -p "$prefix/$target/include"
+  cp -a "$work/src/newlib/newlib/libc/include/." "$prefix/$target/include/"
+  test -f "$prefix/$target/include/stdio.h" && test -f "$prefix/$target/include/limits.h"
+  mkdir -p "$work/build-gcc" && cd "$work/build-gcc"
+  ../src/gcc/configure --prefix="$prefix" "${gcc_common[@]}" --enable-languages=c,c++ \
+    --with-sysroot="$prefix/$target" --with-native-system-header-dir=/include \
+    --disable-lto --disable-plugin --disable-libstdcxx-pch --disable-libstdcxx-verbose "${host_flags[@]}" \
+    CFLAGS_FOR_TARGET="$target_flags" CXXFLAGS_FOR_TARGET="$target_flags"
+  configure_gcc_without_selftests
+  grep -q '^inhibit_libc = false' gcc/Makefile || { echo "GCC's configure did not see newlib's headers" >&2; exit 1; }
+  make -j"$jobs" all-gcc
+  make install-gcc
 }
 
 build_newlib() {
@@ -100,23 +116,17 @@ build_newlib() {
     CFLAGS_FOR_TARGET="$target_flags" MAKEINFO=true
   make -j"$jobs"
   make install
+  test -f "$prefix/$target/include/newlib.h" && test -f "$prefix/$target/lib/libc.a"
   cd "$work" && rm -rf "$work/build-newlib" "$work/src/newlib"
 }
 
-# The final GCC takes <prefix>/epiphany-elf as its sysroot, where newlib now is (GCC treats a sysroot inside its
-# prefix as relocatable). Without it GCC looks for target headers in epiphany-elf/sys-include, finds none, and
-# builds libgcc with inhibit_libc and a <limits.h> that never reaches newlib's (PATH_MAX, _POSIX_* ...).
-build_gcc_final() {
-  mkdir -p "$work/build-gcc" && cd "$work/build-gcc"
-  ../src/gcc/configure --prefix="$prefix" "${gcc_common[@]}" --enable-languages=c,c++ \
-    --with-sysroot="$prefix/$target" --with-native-system-header-dir=/include \
-    --disable-libstdcxx-pch --disable-libstdcxx-verbose "${host_flags[@]}" \
-    CFLAGS_FOR_TARGET="$target_flags" CXXFLAGS_FOR_TARGET="$target_flags"
-  make -j"$jobs"
+build_gcc_libraries() {
+  cd "$work/build-gcc"
+  make -j"$jobs" all-target-libgcc all-target-libstdc++-v3
   # The work dir is at its largest here (sources, binutils' and GCC's build trees); step() reads this back.
   du -sk "$work" | cut -f1 > "$work/peak-kb"
-  echo "work dir after the final GCC build: $(( $(cat "$work/peak-kb") / 1024 )) MB"
-  make install
+  echo "work dir after the target libraries: $(( $(cat "$work/peak-kb") / 1024 )) MB"
+  make install-target-libgcc install-target-libstdc++-v3
 }
 
 check() {
@@ -200,6 +210,7 @@ EOF
 }
 
 # ---- main ----
+if [ "$cached_only" = 1 ]; then cache_complete; exit; fi
 if [ "$check_only" = 1 ]; then
   cache_complete || { echo "epiphany-toolchain: no complete toolchain in $prefix to check (build it first)" >&2; exit 1; }
   work=$(mktemp -d "${TMPDIR:-/tmp}/epiphany-toolchain-check.XXXXXX")
@@ -243,9 +254,9 @@ export PATH="$prefix/bin:$PATH"
 echo "epiphany-toolchain: building $target into $prefix (work dir $work, $jobs jobs, logs in $logdir)"
 step unpack unpack
 step binutils build_binutils
-step gcc-stage1 build_gcc_stage1
+step gcc build_gcc_compilers
 step newlib build_newlib
-step gcc-final build_gcc_final
+step gcc-libraries build_gcc_libraries
 step check check
 cat "$logdir"/*-check.log
 rm -rf "$work"

@@ -8,6 +8,7 @@
 #   bash scripts/tile-toolchain.sh [tilegx|tilepro]...   build (or find) these toolchains (default: both)
 #   bash scripts/tile-toolchain.sh --print-prefix V      print variant V's prefix only (whether built or not)
 #   bash scripts/tile-toolchain.sh --force [V]...        rebuild even when the cache is complete
+#   bash scripts/tile-toolchain.sh --cached [V]...       exit 0 if these caches are complete, 1 if not; build nothing
 #   bash scripts/tile-toolchain.sh --check [V]...        only run the final check (below) on the cached toolchain
 #
 # Prefix: ${SHMEM_TOOLCHAIN_DIR:-$HOME/.cache/libshmem/toolchains}/<V>-linux-gnu-gcc12 (bin/ holds
@@ -22,7 +23,8 @@
 #   so two small edits (below) let its configure accept the CPU. Programs get newlib's libc and libm; their
 #   system calls (_write, _sbrk, _exit, ...) come from libshmem's startup code for TILE (crt/tile).
 # - Only what the port needs: one GCC stage, C and C++ (cc1plus, no libstdc++), no LTO, NLS, plugins, multilibs
-#   (TILE-Gx's -m32 is not built) or documentation; host programs built at -O1 without debug information.
+#   (TILE-Gx's -m32 is not built), documentation or GCC self-tests; host programs built at -O1 without debug
+#   information.
 # - Debian's dfsg GCC tarball has no GFDL manuals: Debian's gcc-gfdl-build.diff is applied, and MAKEINFO=true.
 set -euo pipefail
 
@@ -33,7 +35,7 @@ root=${SHMEM_TOOLCHAIN_DIR:-$HOME/.cache/libshmem/toolchains}
 # shellcheck source=scripts/lib/toolchain.sh
 . "$(dirname "$0")/lib/toolchain.sh"
 
-force=0 check_only=0 variants=()
+force=0 check_only=0 cached_only=0 variants=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --print-prefix)
@@ -41,6 +43,7 @@ while [ $# -gt 0 ]; do
       echo "$tag: --print-prefix takes tilegx or tilepro" >&2; exit 2 ;;
     --force) force=1; shift ;;
     --check) check_only=1; shift ;;
+    --cached) cached_only=1; shift ;;
     tilegx|tilepro) variants+=("$1"); shift ;;
     -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
     *) echo "$tag: unknown argument '$1' (see --help)" >&2; exit 2 ;;
@@ -57,17 +60,16 @@ cache_complete() {  # cache_complete <variant>
 unpack() {
   mkdir -p "$work/src"
   tar -C "$work/src" -xf "$binutils_tar"
-  # Only C and C++ are built: leave out the other languages' runtime libraries and the test suites (except
-  # testsuite/selftests: the build runs cc1's self-tests on it). The front ends' directories stay: configure
-  # reads their config-lang.in to know which target libraries belong to languages that are not built.
+  # Only C and C++ are built: leave out the other languages' runtime libraries and the test suites (GCC's
+  # self-tests are not run). The front ends' directories stay: configure reads their config-lang.in to know which
+  # target libraries belong to languages that are not built.
   tar -C "$work/src" -xf "$gcc_tar" \
     --exclude='gcc-*/libgo' --exclude='gcc-*/libphobos' --exclude='gcc-*/libada' \
     --exclude='gcc-*/libgfortran' --exclude='gcc-*/libobjc' --exclude='gcc-*/libffi' \
-    --exclude='gcc-*/libstdc++-v3/testsuite' --exclude='gcc-*/libsanitizer'
+    --exclude='gcc-*/libstdc++-v3/testsuite' --exclude='gcc-*/libsanitizer' --exclude='gcc-*/gcc/testsuite'
   tar -C "$work/src" -xf "$newlib_tar"
   mv "$work"/src/binutils-2.* "$work/src/binutils"
   mv "$work"/src/gcc-12.* "$work/src/gcc"
-  find "$work/src/gcc/gcc/testsuite" -mindepth 1 -maxdepth 1 ! -name selftests -exec rm -rf {} +
   mv "$work"/src/newlib-* "$work/src/newlib"
   # The dfsg tarball lacks doc/tm.texi; without this patch s-tm-texi fails the build.
   patch -d "$work/src/gcc" -p2 --forward < "$gfdl_patch"
@@ -103,6 +105,7 @@ build_gcc() {
     --disable-nls --disable-lto --disable-plugin --disable-libstdcxx --disable-libssp --disable-libquadmath \
     --disable-libgomp --disable-libatomic --disable-libitm --disable-libvtv --disable-libsanitizer \
     --with-system-zlib MAKEINFO=true "${host_flags[@]}" CFLAGS_FOR_TARGET="$target_flags"
+  configure_gcc_without_selftests
   make -j"$jobs" all-gcc all-target-libgcc
   make install-gcc install-target-libgcc
   cd "$work" && rm -rf "$work/build-gcc-$target"
@@ -198,6 +201,10 @@ build_variant() {  # build_variant <variant>
 }
 
 # ---- main ----
+if [ "$cached_only" = 1 ]; then
+  for v in "${variants[@]}"; do cache_complete "$v" || exit 1; done
+  exit 0
+fi
 host_flags=(CFLAGS="-O1 -g0" CXXFLAGS="-O1 -g0")
 # -fPIE: programs are position-independent images that oshrun relocates for each tile (crt/tile/boot_block.h); code
 # of the C library or libgcc that built its addresses absolutely would leave relocations in the instructions.
