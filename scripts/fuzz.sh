@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Fuzzes oshrun's parsers of untrusted input for a bounded time each (default 60 s; FUZZ_SECONDS=N for another):
-# fuzz_image (the image reader and the placement, from a seed corpus the build writes) and fuzz_console (the console
-# stream). Built with clang, libFuzzer, ASan and UBSan in build-fuzz/. A crash, a sanitizer report, an allocation
-# over 256 MB or an input that takes over 10 s fails the run and leaves the input in build-fuzz/artifacts/.
+# Fuzzes oshrun's parsers of untrusted input, side by side, for a bounded time each (default 60 s; FUZZ_SECONDS=N
+# for another): fuzz_image (the image reader and the placement, from a seed corpus the build writes) and
+# fuzz_console (the console stream). Built with clang, libFuzzer, ASan and UBSan in build-fuzz/. A crash, a
+# sanitizer report, an allocation over 256 MB or an input that takes over 10 s fails the run and leaves the input in
+# build-fuzz/artifacts/.
 # The corpora grow in build-fuzz/corpus-* across runs (not committed).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -20,6 +21,16 @@ run() {
     grep -E "^(Done|stat::peak_rss_mb)|ERROR|SUMMARY|Test unit written|^==" || true
   return "${PIPESTATUS[0]}"
 }
-run fuzz_image build-fuzz/corpus-image -max_len=65536 build-fuzz/seeds-image
-run fuzz_console build-fuzz/corpus-console -max_len=4096
+# The two fuzzers side by side (libFuzzer runs one process of one thread: each takes a core), each for its whole
+# time; each one's report is printed whole when it ends.
+run fuzz_image build-fuzz/corpus-image -max_len=65536 build-fuzz/seeds-image > build-fuzz/fuzz_image.out 2>&1 &
+image=$!
+run fuzz_console build-fuzz/corpus-console -max_len=4096 > build-fuzz/fuzz_console.out 2>&1 &
+console=$!
+rc=0
+wait "$image" || rc=1
+cat build-fuzz/fuzz_image.out
+wait "$console" || rc=1
+cat build-fuzz/fuzz_console.out
+[ "$rc" = 0 ] || { echo "fuzz: FAILED (the inputs are in build-fuzz/artifacts/)" >&2; exit 1; }
 echo "fuzz: no crash, no sanitizer report, no runaway allocation"

@@ -40,7 +40,10 @@ summary=()
 total_tests=0
 counts=/dev/null
 
-# One preset's configure, build and test; the tests' count is added to the suite's.
+# One preset's configure, build and test; the tests' count is added to the suite's, the build's and the tests' wall
+# times to the table of builds.
+builds=$logs/builds.times
+: > "$builds"
 preset() {  # preset <name> [extra ctest arguments]
   local name=$1; shift
   local t0; t0=$(date +%s)
@@ -50,7 +53,32 @@ preset() {  # preset <name> [extra ctest arguments]
   local t1; t1=$(date +%s)
   echo "-- $name: test (built in $((t1 - t0)) s)"
   ctest_run --preset "$name" "$@"
-  echo "-- $name: tested in $(( $(date +%s) - t1 )) s"
+  local t2; t2=$(date +%s)
+  echo "-- $name: tested in $((t2 - t1)) s"
+  echo "$name $((t1 - t0)) $((t2 - t1))" >> "$builds"
+}
+
+# The cross toolchains (each built once into ~/.cache/libshmem): a run that needs one the cache lacks starts its
+# build at once, in the background and at the lowest priority, so that it takes the cores whenever the suites
+# before it leave them idle (configure steps, waits, single-threaded links) and never slows their tests; the suite
+# that needs it waits for it there. Each script takes its cache's lock: a second caller waits for the first.
+declare -A toolchain_pid=()
+toolchain_start() {  # toolchain_start <epiphany|tile>: build in the background if the cache lacks it
+  local which=$1
+  bash "scripts/$which-toolchain.sh" --cached >/dev/null 2>&1 && return 0
+  echo "-- the $which toolchain is not in the cache: building it in the background (log: $logs/$which-toolchain.log)"
+  nice -n 19 bash "scripts/$which-toolchain.sh" > "$logs/$which-toolchain.log" 2>&1 &
+  toolchain_pid[$which]=$!
+}
+toolchain() {  # toolchain <epiphany|tile>: the toolchain, built now or waited for
+  local which=$1 pid=${toolchain_pid[$1]:-}
+  if [ -n "$pid" ]; then
+    echo "-- waiting for the $which toolchain's build (log: $logs/$which-toolchain.log)"
+    if ! wait "$pid"; then tail -n 40 "$logs/$which-toolchain.log"; return 1; fi
+    toolchain_pid[$which]=
+    cat "$logs/$which-toolchain.log"
+  fi
+  bash "scripts/$which-toolchain.sh"
 }
 ctest_run() {  # ctest_run <ctest arguments>: ctest with its output, counting its tests
   local log; log=$(mktemp)
@@ -78,17 +106,19 @@ suite_linux_configs() {
   bash scripts/peer-bench.sh --smoke --out build/peer-smoke
 }
 suite_epiphany() {
-  bash scripts/epiphany-toolchain.sh
+  toolchain epiphany
   preset e16
-  # The simulator's own tests (its decoder against the assembler, the chip's behaviour): the host build found the
-  # assembler when the e16 build configured it.
+  # The simulator's own tests (its decoder against the assembler, the chip's behaviour), built by the shared host
+  # build with this toolchain's assembler: named here, not left to a search that ran before the toolchain existed.
+  cmake -DEPSIM_ASSEMBLER="$(bash scripts/epiphany-toolchain.sh --print-prefix)/bin/epiphany-elf-as" build/host \
+    > "$logs/host.configure.log" 2>&1 || { tail -n 60 "$logs/host.configure.log"; return 1; }
   cmake --build build/host -j"$jobs" > "$logs/host.build.log" 2>&1 || { tail -n 80 "$logs/host.build.log"; return 1; }
   ctest_run --test-dir build/host --output-on-failure -j"$jobs" -L '^epiphany-sim$' --no-tests=error
   preset e16-checks
   preset e64
 }
 suite_tile() {
-  bash scripts/tile-toolchain.sh
+  toolchain tile
   preset tilegx
   preset tilepro
 }
@@ -98,8 +128,8 @@ suite_template() {
   cmake --build build/template -j"$jobs"
 }
 suite_install() {
-  bash scripts/epiphany-toolchain.sh
-  bash scripts/tile-toolchain.sh
+  toolchain epiphany
+  toolchain tile
   local p
   for p in linux e16 tilegx tilepro; do  # (already built by their suites: then only checked up to date)
     cmake --preset "$p" > "$logs/$p.configure.log" 2>&1 || { tail -n 60 "$logs/$p.configure.log"; return 1; }
@@ -143,6 +173,14 @@ for s in "${run[@]}"; do
   fi
 done
 
+for s in "${run[@]}"; do
+  case $s in
+    epiphany) toolchain_start epiphany ;;
+    tile) toolchain_start tile ;;
+    install) toolchain_start epiphany; toolchain_start tile ;;
+  esac
+done
+
 t_all=$(date +%s)
 for s in "${run[@]}"; do
   echo
@@ -165,6 +203,9 @@ for s in "${run[@]}"; do
   summary+=("$(printf '%-14s %6d s %7d tests' "$s" "$dt" "$suite_tests")")
   echo "==== suite $s: passed in $dt s ($suite_tests tests)"
 done
+echo
+echo "build          build    test   (wall time, s)"
+while read -r n b t; do printf '%-14s %5d  %6d\n' "$n" "$b" "$t"; done < "$builds"
 echo
 echo "suite          wall time   tests"
 for l in "${summary[@]}"; do echo "$l"; done
