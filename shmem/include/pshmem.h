@@ -180,8 +180,9 @@
     SHMEMI_NAME(shmem_ctx_session_start)        \
     SHMEMI_NAME(shmem_ctx_session_stop)
 
-/* shmem/src/collectives.cpp: team synchronization, team-based and active-set collectives. shmemi_sync_active_set
- * is the deprecated shmem_sync(PE_start, logPE_stride, PE_size, pSync), which the shmem_sync macro calls. */
+/* shmem/src/collectives.cpp, coll_reduce.cpp, coll_to_all.cpp: team synchronization, team-based and active-set
+ * collectives. shmemi_sync_active_set is the deprecated shmem_sync(PE_start, logPE_stride, PE_size, pSync), which
+ * the shmem_sync macro calls. */
 #define SHMEMI_NAMES_COLL_T_(T, N)              \
     SHMEMI_NAME(shmem_##N##_broadcast)          \
     SHMEMI_NAME(shmem_##N##_collect)            \
@@ -217,7 +218,8 @@
 #define SHMEMI_NAMES_TO_ALL_ARITH_(T, N)        \
     SHMEMI_NAME(shmem_##N##_sum_to_all)         \
     SHMEMI_NAME(shmem_##N##_prod_to_all)
-#define SHMEMI_NAMES_COLL                                           \
+/* By the library's source that defines them: collectives.cpp, coll_reduce.cpp, coll_to_all.cpp. */
+#define SHMEMI_NAMES_COLL_MOVE                                      \
     SHMEMI_NAME(shmem_team_sync)                                    \
     SHMEMI_NAME(shmem_sync)                                         \
     SHMEMI_NAME(shmemi_sync_active_set)                             \
@@ -228,15 +230,18 @@
     SHMEMI_NAME(shmem_fcollectmem)                                  \
     SHMEMI_NAME(shmem_alltoallmem)                                  \
     SHMEMI_NAME(shmem_alltoallsmem)                                 \
+    SHMEMI_NAMES_AS_SIZE_(32)                                       \
+    SHMEMI_NAMES_AS_SIZE_(64)
+#define SHMEMI_NAMES_COLL_REDUCE                                    \
     SHMEM_REDUCE_BITWISE_TYPES(SHMEMI_NAMES_REDUCE_BITWISE_)        \
     SHMEM_REDUCE_MINMAX_TYPES(SHMEMI_NAMES_REDUCE_MINMAX_)          \
     SHMEM_REDUCE_ARITH_TYPES(SHMEMI_NAMES_REDUCE_ARITH_)            \
-    SHMEM_REDUCE_ARITH_TYPES(SHMEMI_NAMES_SCAN_)                    \
-    SHMEMI_NAMES_AS_SIZE_(32)                                       \
-    SHMEMI_NAMES_AS_SIZE_(64)                                       \
+    SHMEM_REDUCE_ARITH_TYPES(SHMEMI_NAMES_SCAN_)
+#define SHMEMI_NAMES_COLL_TO_ALL                                    \
     SHMEM_TO_ALL_BITWISE_TYPES(SHMEMI_NAMES_TO_ALL_BITWISE_)        \
     SHMEM_TO_ALL_MINMAX_TYPES(SHMEMI_NAMES_TO_ALL_MINMAX_)          \
     SHMEM_TO_ALL_ARITH_TYPES(SHMEMI_NAMES_TO_ALL_ARITH_)
+#define SHMEMI_NAMES_COLL SHMEMI_NAMES_COLL_MOVE SHMEMI_NAMES_COLL_REDUCE SHMEMI_NAMES_COLL_TO_ALL
 
 /* shmem/src/legacy.cpp: the names of shmem_legacy.h, except the C function shmem_wait_until (below: in C++ that
  * name is an overload set, which has no single type to take) */

@@ -1,7 +1,8 @@
-// The collectives' entries: the team-based collectives and the deprecated active-set forms, their argument checks
-// and fast paths. The engine: coll_sweep.cpp (sweeps, barriers), coll_gather.cpp (all-gathers, all-to-all, scans,
-// large reductions), coll_agree.cpp (the agreement checks); coll.hpp and coll_engine.hpp between them.
-#include "coll.hpp"
+// The collectives' entries: synchronization and data movement, team-based and the deprecated active-set forms,
+// their argument checks and fast paths (the reductions' entries: coll_reduce.cpp, coll_to_all.cpp; what the three
+// share: coll_entry.hpp). The engine: coll_sweep.cpp (sweeps, barriers), coll_gather.cpp (all-gathers, all-to-all,
+// scans, large reductions), coll_agree.cpp (the agreement checks); coll.hpp and coll_engine.hpp between them.
+#include "coll_entry.hpp"
 
 using namespace shmem;
 using namespace shmem::detail;
@@ -25,60 +26,14 @@ void set_team_group(shmem_team_s *t)
     }
 }
 
+
 namespace {
-
-// The group of a deprecated active set: PE_start, PE_start + 2^logPE_stride, ... with the caller's pSync of
-// sync_words longs (the routine's SHMEM_*_SYNC_SIZE) and pWrk for reductions. The calling PE must be in it.
-Group active_set(const char *routine, int start, int log_stride, int size, long *pSync, int sync_words,
-                 void *pWrk = nullptr, size_t wrk_bytes = 0)
-{
-    check_init(routine);
-    const int n = port::n_pes(), me = port::my_pe();
-    if constexpr (cheap_checks) {
-        const int stride = log_stride >= 0 && log_stride < 31 ? 1 << log_stride : 0;
-        if (size < 1 || start < 0 || start >= n || stride == 0 || ((n - 1 - start) >> log_stride) < size - 1) {
-            Usage u(routine);
-            u.m().s("active set (PE_start ").i(start).s(", logPE_stride ").i(log_stride).s(", PE_size ").i(size)
-                .s(") does not fit in the ").i(n).s(" PEs of this run");
-            u.fail();
-        }
-        if (me < start || ((me - start) & (stride - 1)) != 0 || ((me - start) >> log_stride) >= size) {
-            Usage u(routine);
-            u.m().s("this PE is not in the active set (PE_start ").i(start).s(", logPE_stride ").i(log_stride)
-                .s(", PE_size ").i(size).s("); only its members may call");
-            u.fail();
-        }
-        check_symmetric(routine, "pSync", pSync, size_t(sync_words) * sizeof(long));
-        if (pWrk != nullptr) check_symmetric(routine, "pWrk", pWrk, wrk_bytes);
-    }
-    return make_group(start, 1 << log_stride, size, (me - start) >> log_stride, pSync,
-                      static_cast<unsigned char *>(pWrk), wrk_bytes);
-}
-
 
 static_assert(sweep_flags <= SHMEM_BARRIER_SYNC_SIZE && sweep_flags <= SHMEM_BCAST_SYNC_SIZE &&
                   sweep_flags <= SHMEM_REDUCE_SYNC_SIZE && sweep_flags <= SHMEM_ALLTOALL_SYNC_SIZE &&
                   sweep_flags <= SHMEM_ALLTOALLS_SYNC_SIZE && flag_count <= SHMEM_COLLECT_SYNC_SIZE &&
                   SHMEM_COLLECT_SYNC_SIZE <= SHMEM_SYNC_SIZE,
               "the flags fit in each pSync");
-// With checks, the deprecated active-set collectives compare their arguments with the set's first PE
-// (agree_active_set, coll_agree.cpp); without, the group as it is.
-inline Group agreed(const char *routine, Group g, const char *n1 = nullptr, int64_t v1 = 0, const char *n2 = nullptr,
-                    int64_t v2 = 0, const char *n3 = nullptr, int64_t v3 = 0)
-{
-    if constexpr (checks) agree_active_set(routine, g, n1, v1, n2, v2, n3, v3);
-    return g;
-}
-
-// Teams' collectives: the team checked and, with checks, the arguments that must agree compared across it.
-TeamGroup checked_team(const char *routine, shmem_team_t team, const char *n1 = nullptr, int64_t v1 = 0,
-                   const char *n2 = nullptr, int64_t v2 = 0, const char *n3 = nullptr, int64_t v3 = 0)
-{
-    check_init(routine);
-    check_team(routine, team);
-    check_agreement(routine, team, n1, v1, n2, v2, n3, v3);
-    return team_group(team);
-}
 
 void check_root(const char *routine, const Group &g, int root)
 {
@@ -186,47 +141,6 @@ void all2all(const char *routine, const Group &g, void *dest, const void *source
     alltoall(g, static_cast<unsigned char *>(dest), static_cast<const unsigned char *>(source), elem, dst, sst,
              nelems);
 }
-
-// Reductions and scans: dest and source are the same array or disjoint ones.
-template <class T>
-void check_no_overlap(const char *routine, const T *dest, const T *source, size_t n)
-{
-    if constexpr (checks)
-        if (dest != source && dest < source + n && source < dest + n) {
-            Usage u(routine);
-            u.m().s("dest = ").p(dest).s(" and source = ").p(source)
-                .s(" overlap; expected the same array or disjoint arrays");
-            u.fail();
-        }
-}
-
-template <class T, class Op>
-int reduction(const char *routine, const Group &g, T *dest, const T *source, size_t nreduce, Op op)
-{
-    const size_t bytes = bytes_of(routine, "nreduce", nreduce, sizeof(T));
-    check_symmetric(routine, "dest", dest, bytes);
-    check_symmetric(routine, "source", source, bytes);
-    check_no_overlap(routine, dest, source, nreduce);
-    return reduce(g, dest, source, nreduce, op);
-}
-
-// The team collectives' entries take a fast path where the build keeps only the cheap checks (no SHMEM_CHECKS) and
-// all of them pass: the checks as one test (fast_team), then the routine, in which GCC sees them pass. Else the
-// checked path, out of line (one for every type where the routine is untyped), which reports the bad argument.
-// A report is a call of a noreturn function, which GCC never makes a tail call: one in an entry cost every call
-// of it a stack frame (4 instructions a PE), where the fast path makes only tail calls now. Not where the groups
-// are made at every call (Epiphany, whose 32 KB want one path).
-inline constexpr bool fast_entries = !checks && team_group_table;
-// Whether the team is valid and nelems elements of `size` bytes have a size_t byte count (bytes); g its group.
-// The checked paths take the entries' arguments in the same order, so that the call to them moves few registers.
-[[gnu::always_inline]] inline bool fast_team(shmem_team_t team, size_t nelems, size_t size, size_t &bytes,
-                                             const Group *&g)
-{
-    if (!fast_entries || team == nullptr || team->size == 0 || __builtin_mul_overflow(nelems, size, &bytes))
-        return false;
-    g = team->group[0];
-    return true;
-}
 // Each checked path is written once (*_checked_inline) and called out of line where the entries have a fast path
 // (*_checked), inline where they have not.
 [[gnu::always_inline]] inline int bcast_checked_inline(shmem_team_t team, void *dest, const void *source,
@@ -270,42 +184,6 @@ inline constexpr bool fast_entries = !checks && team_group_table;
         return fcollect(routine, *g, dest, source, bytes);
     if constexpr (fast_entries) return fcollect_checked(team, dest, source, nelems, size, routine);
     return fcollect_checked_inline(team, dest, source, nelems, size, routine);
-}
-template <class T, class Op>
-[[gnu::always_inline]] inline int reduction_checked_inline(shmem_team_t team, T *dest, const T *source,
-                                                           size_t nreduce, const char *routine)
-{
-    return reduction(routine, checked_team(routine, team, "nreduce", int64_t(nreduce)), dest, source, nreduce, Op());
-}
-template <class T, class Op>
-[[gnu::noinline]] int reduction_checked(shmem_team_t team, T *dest, const T *source, size_t nreduce,
-                                        const char *routine)
-{
-    return reduction_checked_inline<T, Op>(team, dest, source, nreduce, routine);
-}
-template <class T, class Op>
-[[gnu::always_inline]] inline int reduction_entry(const char *routine, shmem_team_t team, T *dest, const T *source,
-                                                  size_t nreduce)
-{
-    size_t bytes;
-    const Group *g;
-    if (fast_team(team, nreduce, sizeof(T), bytes, g)) return reduction(routine, *g, dest, source, nreduce, Op());
-    if constexpr (fast_entries) return reduction_checked<T, Op>(team, dest, source, nreduce, routine);
-    return reduction_checked_inline<T, Op>(team, dest, source, nreduce, routine);
-}
-
-template <class T>
-int scan_team(const char *routine, shmem_team_t team, T *dest, const T *source, size_t nelems, bool exclusive)
-{
-    const Group &g = checked_team(routine, team, "nelems", int64_t(nelems));
-    if (nelems == 0) return 0;  // nothing to add up on any rank: no communication (any pointers are fine)
-    const size_t bytes = bytes_of(routine, "nelems", nelems, sizeof(T));
-    check_symmetric(routine, "dest", dest, bytes);
-    check_symmetric(routine, "source", source, bytes);  // the other ranks read source remotely
-    check_no_overlap(routine, dest, source, nelems);
-    static_assert((sizeof(T) & (sizeof(T) - 1)) == 0, "element sizes are powers of two");
-    scan(g, dest, source, bytes, __builtin_ctz(sizeof(T)), &combine<T, OpSum>, exclusive);
-    return 0;
 }
 
 }  // namespace
@@ -398,32 +276,6 @@ int shmem_alltoallsmem(shmem_team_t team, void *dest, const void *source, ptrdif
     all2all("shmem_alltoallsmem", checked_team("shmem_alltoallsmem", team, "dst", dst, "sst", sst, "nelems", int64_t(nelems)), dest, source, 1, dst, sst, nelems);
     return 0;
 }
-
-#define SHMEM_DEFINE_REDUCE_(T, N, OP, OPTYPE)                                                                   \
-    int shmem_##N##_##OP##_reduce(shmem_team_t team, T *dest, const T *source, size_t nreduce)                  \
-    {                                                                                                             \
-        return reduction_entry<T, OPTYPE>("shmem_" #N "_" #OP "_reduce", team, dest, source, nreduce);          \
-    }
-#define SHMEM_DEFINE_REDUCE_BITWISE_(T, N) \
-    SHMEM_DEFINE_REDUCE_(T, N, and, OpAnd) SHMEM_DEFINE_REDUCE_(T, N, or, OpOr) SHMEM_DEFINE_REDUCE_(T, N, xor, OpXor)
-#define SHMEM_DEFINE_REDUCE_MINMAX_(T, N) SHMEM_DEFINE_REDUCE_(T, N, max, OpMax) SHMEM_DEFINE_REDUCE_(T, N, min, OpMin)
-#define SHMEM_DEFINE_REDUCE_ARITH_(T, N) SHMEM_DEFINE_REDUCE_(T, N, sum, OpSum) SHMEM_DEFINE_REDUCE_(T, N, prod, OpProd)
-SHMEM_REDUCE_BITWISE_TYPES(SHMEM_DEFINE_REDUCE_BITWISE_)
-SHMEM_REDUCE_MINMAX_TYPES(SHMEM_DEFINE_REDUCE_MINMAX_)
-SHMEM_REDUCE_ARITH_TYPES(SHMEM_DEFINE_REDUCE_ARITH_)
-
-#define SHMEM_DEFINE_SCAN_(T, N)                                                                                 \
-    int shmem_##N##_sum_inscan(shmem_team_t team, T *dest, const T *source, size_t nelems)                      \
-    {                                                                                                             \
-        return scan_team("shmem_" #N "_sum_inscan", team, dest, source, nelems, false);                         \
-    }                                                                                                             \
-    int shmem_##N##_sum_exscan(shmem_team_t team, T *dest, const T *source, size_t nelems)                      \
-    {                                                                                                             \
-        return scan_team("shmem_" #N "_sum_exscan", team, dest, source, nelems, true);                          \
-    }
-SHMEM_REDUCE_ARITH_TYPES(SHMEM_DEFINE_SCAN_)
-#undef SHMEM_DEFINE_SCAN_
-
 // ---- deprecated active-set forms -------------------------------------------------------------------------------
 
 #define SHMEM_DEFINE_AS_SIZED_(BITS)                                                                             \
@@ -470,29 +322,6 @@ SHMEM_DEFINE_AS_SIZED_(32)
 SHMEM_DEFINE_AS_SIZED_(64)
 #undef SHMEM_DEFINE_AS_SIZED_
 
-// pWrk holds max(nreduce / 2 + 1, SHMEM_REDUCE_MIN_WRKDATA_SIZE) elements (OpenSHMEM 1.4); the engine chunks
-// through whatever it is given.
-#define SHMEM_DEFINE_TO_ALL_(T, N, OP, OPTYPE)                                                                   \
-    void shmem_##N##_##OP##_to_all(T *dest, const T *source, int nreduce, int PE_start, int logPE_stride,       \
-                                   int PE_size, T *pWrk, long *pSync)                                            \
-    {                                                                                                             \
-        const char *routine = "shmem_" #N "_" #OP "_to_all";                                                    \
-        const size_t n = nreduce > 0 ? size_t(nreduce) : 0;                                                      \
-        const size_t wrk = n / 2 + 1 > SHMEM_REDUCE_MIN_WRKDATA_SIZE ? n / 2 + 1 : SHMEM_REDUCE_MIN_WRKDATA_SIZE; \
-        reduction(routine, agreed(routine, active_set(routine, PE_start, logPE_stride, PE_size, pSync,          \
-                                                      SHMEM_REDUCE_SYNC_SIZE, pWrk, wrk * sizeof(T)),             \
-                                  "nreduce", nreduce),                                                                    \
-                  dest, source, n, OPTYPE());                                                                     \
-    }
-#define SHMEM_DEFINE_TO_ALL_BITWISE_(T, N) \
-    SHMEM_DEFINE_TO_ALL_(T, N, and, OpAnd) SHMEM_DEFINE_TO_ALL_(T, N, or, OpOr) SHMEM_DEFINE_TO_ALL_(T, N, xor, OpXor)
-#define SHMEM_DEFINE_TO_ALL_MINMAX_(T, N) SHMEM_DEFINE_TO_ALL_(T, N, max, OpMax) SHMEM_DEFINE_TO_ALL_(T, N, min, OpMin)
-#define SHMEM_DEFINE_TO_ALL_ARITH_(T, N) SHMEM_DEFINE_TO_ALL_(T, N, sum, OpSum) SHMEM_DEFINE_TO_ALL_(T, N, prod, OpProd)
-SHMEM_TO_ALL_BITWISE_TYPES(SHMEM_DEFINE_TO_ALL_BITWISE_)
-SHMEM_TO_ALL_MINMAX_TYPES(SHMEM_DEFINE_TO_ALL_MINMAX_)
-SHMEM_TO_ALL_ARITH_TYPES(SHMEM_DEFINE_TO_ALL_ARITH_)
-
 }  // extern "C"
 
-SHMEMI_PROFILING_ALIASES(SHMEMI_NAMES_COLL)
-
+SHMEMI_PROFILING_ALIASES(SHMEMI_NAMES_COLL_MOVE)
