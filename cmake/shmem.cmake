@@ -6,12 +6,17 @@
 #       DRAM there (linker/epiphany/shmem-dram-code.ld); no effect on other targets.
 #
 #   add_shmem_test(name SOURCES ... [PES 1 2 3 ...] [TIMEOUT s] [ARGS ...] [OSHRUN_ARGS ...] [DRAM_CODE]
-#                  [EXPECT_EXIT code] [EXPECT_OUTPUT regex] [EXPECT_ONCE regex] [PROGRAM target])
+#                  [EXPECT_EXIT code] [EXPECT_OUTPUT regex] [EXPECT_ONCE regex] [PROGRAM target] [LABELS ...])
 #       builds the program (or reuses PROGRAM) and adds one ctest test per PE count, name/npN, that runs it
 #       through oshrun (with OSHRUN_ARGS before -np, e.g. -x NAME=VALUE), with a time limit of TIMEOUT (default
 #       60 s) x SHMEM_TIMEOUT_FACTOR. By default a test passes when the run exits 0; EXPECT_EXIT/EXPECT_OUTPUT
 #       make it pass only when the run exits with that status and prints output matching the regex;
 #       EXPECT_ONCE, only when the output matches that regex exactly once.
+#       LABELS, and SHMEM_TEST_LABELS where the call is (a family's directory sets it once): ctest labels of the
+#       runs besides "target" and npN, by which a preset chooses its tests (docs/testing.md). For each label L the
+#       target tests_L builds the programs of its tests and oshrun, so that a preset builds only what it runs.
+#
+#   shmem_label_targets()   after every test is defined: makes the tests_L targets.
 
 set(SHMEM_DEFAULT_PES 1 2 3 4 8 16 CACHE STRING "PE counts every test runs at")
 set(SHMEM_API_PES 1 2 3 4 5 7 8 12 16 CACHE STRING "PE counts the tests of the 1.5 API families run at")
@@ -48,8 +53,9 @@ function(add_shmem_executable name)
 endfunction()
 
 function(add_shmem_test name)
-  cmake_parse_arguments(ARG "DRAM_CODE" "TIMEOUT;EXPECT_EXIT;EXPECT_OUTPUT;EXPECT_ONCE;PROGRAM" "SOURCES;PES;ARGS;OSHRUN_ARGS"
-                        ${ARGN})
+  cmake_parse_arguments(ARG "DRAM_CODE" "TIMEOUT;EXPECT_EXIT;EXPECT_OUTPUT;EXPECT_ONCE;PROGRAM"
+                        "SOURCES;PES;ARGS;OSHRUN_ARGS;LABELS" ${ARGN})
+  set(labels ${ARG_LABELS} ${SHMEM_TEST_LABELS})
   if(NOT ARG_PES)
     set(ARG_PES ${SHMEM_DEFAULT_PES})
   endif()
@@ -67,6 +73,10 @@ function(add_shmem_test name)
       add_shmem_executable(${name} SOURCES ${ARG_SOURCES})
     endif()
   endif()
+  foreach(label IN LISTS labels)
+    set_property(GLOBAL APPEND PROPERTY SHMEM_TEST_LABEL_NAMES ${label})
+    set_property(GLOBAL APPEND PROPERTY SHMEM_TEST_LABEL_PROGRAMS_${label} ${program})
+  endforeach()
   # A target whose programs nothing here can run (no capability "run" in its facts: TILE) builds the program and
   # checks it with one dry run at the largest PE count it may have: oshrun accepts the image, places it and writes
   # every tile's boot block. The test's assertions are not exercised; the summary says so.
@@ -104,6 +114,20 @@ function(add_shmem_test name)
     else()
       add_test(NAME ${name}/np${np} COMMAND ${cmd})
     endif()
-    set_tests_properties(${name}/np${np} PROPERTIES TIMEOUT ${ctest_timeout} LABELS "target;np${np}")
+    set(test_labels target np${np} ${labels})
+    # COST: ctest starts the runs of the most PEs first (with no timings of an earlier run, in a new tree), so
+    # that a long run does not start last and hold the build's end with the other cores idle.
+    set_tests_properties(${name}/np${np} PROPERTIES TIMEOUT ${ctest_timeout} LABELS "${test_labels}" COST ${np})
+  endforeach()
+endfunction()
+
+function(shmem_label_targets)
+  get_property(names GLOBAL PROPERTY SHMEM_TEST_LABEL_NAMES)
+  list(REMOVE_DUPLICATES names)
+  foreach(label IN LISTS names)
+    get_property(programs GLOBAL PROPERTY SHMEM_TEST_LABEL_PROGRAMS_${label})
+    list(REMOVE_DUPLICATES programs)
+    add_custom_target(tests_${label})
+    add_dependencies(tests_${label} ${programs} libshmem_oshrun)
   endforeach()
 endfunction()
