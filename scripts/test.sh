@@ -23,7 +23,7 @@ suites=(
   "tile|TILE-Gx and TILEPro: every image built, of its machine, and placed by oshrun --dry-run; the footprint report"
   "template|the template port (port/template), built on the host compiler, so the port contract cannot drift from it"
   "install|a user's programs built from an installed prefix of every target four ways (oshcc, oshc++, find_package, add_subdirectory), run where they can"
-  "fuzz|oshrun's parsers of untrusted input (images, the console stream) under libFuzzer, 60 s each"
+  "fuzz|oshrun's parsers of untrusted input (images, the console stream) under libFuzzer, 60 s each, side by side"
 )
 suite_names=()
 for s in "${suites[@]}"; do suite_names+=("${s%%|*}"); done
