@@ -82,10 +82,14 @@ toolchain_start() {  # toolchain_start <epiphany|tile>: build in the background 
 toolchain() {  # toolchain <epiphany|tile>: the toolchain, built now or waited for
   local which=$1 pid=${toolchain_pid[$1]:-}
   if [ -n "$pid" ]; then
+    # (A suite runs in a subshell, of which the build is no child: it is watched, not waited for.)
     echo "-- waiting for the $which toolchain's build (log: $logs/$which-toolchain.log)"
-    if ! wait "$pid"; then tail -n 40 "$logs/$which-toolchain.log"; return 1; fi
-    toolchain_pid[$which]=
+    while kill -0 "$pid" 2>/dev/null; do sleep 5; done
     cat "$logs/$which-toolchain.log"
+    if ! bash "scripts/$which-toolchain.sh" --cached; then
+      echo "test.sh: the $which toolchain's build failed (above)" >&2
+      return 1
+    fi
   fi
   bash "scripts/$which-toolchain.sh"
 }
