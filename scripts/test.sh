@@ -158,8 +158,7 @@ suite_install() {
   toolchain tile
   local p
   for p in linux e16 tilegx tilepro; do  # (already built by their suites: then only checked up to date)
-    cmake --preset "$p" > "$logs/$p.configure.log" 2>&1 || { tail -n 60 "$logs/$p.configure.log"; return 1; }
-    cmake --build --preset "$p" > "$logs/$p.build.log" 2>&1 || { tail -n 80 "$logs/$p.build.log"; return 1; }
+    preset_build "$p"
   done
   # README's install recipe, word for word but for the directory, in a tree of its own: it must build no test
   # (the library, oshrun and the wrappers), and its time and the prefix's size are what README quotes.
