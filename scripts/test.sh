@@ -69,8 +69,8 @@ preset_test() {  # preset_test <name> [extra ctest arguments]: the built preset'
 
 # The cross toolchains (each built once into ~/.cache/libshmem): a run that needs one the cache lacks starts its
 # build at once, in the background and at the lowest priority, so that it takes the cores whenever the suites
-# before it leave them idle (configure steps, waits, single-threaded links) and never slows their tests; the suite
-# that needs it waits for it there. Each script takes its cache's lock: a second caller waits for the first.
+# before it leave them idle (configure steps, waits, single-threaded links), and yields to their tests (nice 19
+# lowers its share; it does not remove it); the suite that needs it waits for it there. Each script takes its cache's lock: a second caller waits for the first.
 declare -A toolchain_pid=()
 toolchain_start() {  # toolchain_start <epiphany|tile>: build in the background if the cache lacks it
   local which=$1
