@@ -196,17 +196,27 @@ void Console::text(unsigned pe, bool is_err, const char* s, size_t n) {
 }
 
 // A spill has ended (or may no longer hold the others): what they wrote meanwhile is relayed, in order, as if it came
-// now; it may start a spill of its own, which holds the rest again.
+// now. It may start a spill of its own: the held output of the new spilling stream then goes out with it (its later
+// bytes come straight through, so none of its earlier ones may stay held), while the others' stays held, each
+// stream's in its order: a stream with a byte still held has all its later bytes held too.
 void Console::end_spill() {
     if (replaying_) return;  // the replay below goes on with the rest
     replaying_ = true;
-    size_t i = 0;
-    for (; i < held_.size() && spilling_ < 0; ++i) {
-        Held h = std::move(held_[i]);
-        held_bytes_ -= h.bytes.size();
-        text(h.pe, h.is_err, h.bytes.data(), h.bytes.size());
+    while (spilling_ < 0 && !held_.empty()) {  // each pass relays at least its first chunk
+        std::vector<Held> kept;
+        std::vector<bool> blocked(partial_.size(), false);
+        for (Held& h : held_) {
+            const long stream = long(2 * size_t(h.pe) + h.is_err);
+            if (blocked[size_t(stream)] || (spilling_ >= 0 && spilling_ != stream)) {
+                blocked[size_t(stream)] = true;
+                kept.push_back(std::move(h));
+                continue;
+            }
+            held_bytes_ -= h.bytes.size();
+            text(h.pe, h.is_err, h.bytes.data(), h.bytes.size());
+        }
+        held_ = std::move(kept);
     }
-    held_.erase(held_.begin(), held_.begin() + long(i));
     replaying_ = false;
 }
 

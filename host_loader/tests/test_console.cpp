@@ -120,6 +120,62 @@ TEST(Console, LongLinesOfManyPesNeverInterleave) {
     EXPECT_EQ(count, npes);
 }
 
+TEST(Console, SpillsThatFollowEachOtherKeepEveryLineWhole) {
+    // The same with lines far past the cap: while one line spills the others are held, and when it ends the held
+    // output may start the next spill while part of it is still held -- that part, and what comes after it, must
+    // still come out in order (oshrun_huge_lines at 4 PEs once cut a line in two this way).
+    const unsigned npes = 16;
+    ConsoleOptions opt;
+    opt.line_cap = 100;
+    for (unsigned seed = 1; seed <= 20; ++seed) {
+        std::vector<std::string> rest(npes);
+        for (unsigned k = 0; k < npes; ++k) rest[k] = std::string(1000 + 137 * k, char('A' + k)) + "\n";
+        std::string stream;
+        std::mt19937 rng(seed);
+        for (bool more = true; more;) {
+            more = false;
+            for (unsigned k = 0; k < npes; ++k) {
+                if (rest[k].empty() || rng() % 3 == 0) {
+                    more = more || !rest[k].empty();
+                    continue;
+                }
+                const size_t n = std::min(rest[k].size(), size_t(1 + rng() % 255));
+                stream += console_records(k, rest[k].substr(0, n));
+                rest[k].erase(0, n);
+                more = true;
+            }
+        }
+        std::vector<size_t> cuts;
+        for (size_t at = 0; at < stream.size(); at += 1 + rng() % 700) cuts.push_back(at);
+        const Relayed r = relay(npes, stream, cuts, opt);
+        std::istringstream lines(r.out);
+        std::vector<bool> seen(npes, false);
+        unsigned count = 0;
+        for (std::string line; std::getline(lines, line); ++count) {
+            ASSERT_FALSE(line.empty()) << seed;
+            const unsigned k = unsigned(line[0] - 'A');
+            ASSERT_LT(k, npes) << seed;
+            ASSERT_EQ(line, std::string(1000 + 137 * k, char('A' + k))) << seed;
+            EXPECT_FALSE(seen[k]) << seed;
+            seen[k] = true;
+        }
+        EXPECT_EQ(count, npes) << seed;
+    }
+}
+
+TEST(Console, AHeldChunkOfTheNextSpillingLineGoesOutWithIt) {
+    // PE 2 spills; meanwhile PE 0 writes 6, PE 1 2, PE 0 6 more (past the cap of 8), PE 1 2, PE 0 2: all held. PE 2's
+    // newline ends its spill: PE 0's first two chunks start a spill of its own, and its third, held behind PE 1's,
+    // must come out before what PE 0 writes next.
+    ConsoleOptions opt;
+    opt.line_cap = 8;
+    const std::string s = console_records(2, std::string(10, 'c')) + console_records(0, std::string(6, 'a')) +
+                          console_records(1, "bb") + console_records(0, std::string(6, 'a')) +
+                          console_records(1, "bb") + console_records(0, "AA") + console_records(2, "\n") +
+                          console_records(0, "aa\n") + console_records(1, "\n");
+    EXPECT_EQ(relay(3, s, {}, opt).out, std::string(10, 'c') + "\n" + std::string(12, 'a') + "AAaa\nbbbb\n");
+}
+
 TEST(Console, StderrGoesToErr) {
     const Relayed r = relay(3, console_records(2, "to-stderr\n", 'e') + console_records(0, "to-stdout\n") +
                                    console_records(2, "partial err", 'e'));
