@@ -74,6 +74,7 @@ preset_test() {  # preset_test <name> [extra ctest arguments]: the built preset'
 declare -A toolchain_pid=()
 toolchain_start() {  # toolchain_start <epiphany|tile>: build in the background if the cache lacks it
   local which=$1
+  [ -n "${toolchain_pid[$which]:-}" ] && return 0  # started already, for an earlier suite
   bash "scripts/$which-toolchain.sh" --cached >/dev/null 2>&1 && return 0
   echo "-- the $which toolchain is not in the cache: building it in the background (log: $logs/$which-toolchain.log)"
   nice -n 19 bash "scripts/$which-toolchain.sh" > "$logs/$which-toolchain.log" 2>&1 &
