@@ -17,6 +17,7 @@ set(SHMEM_CAPABILITIES
   local_memory_link   # an image too big for a core's local memory fails to link, with the linker script's message
   small_checked_conformance  # with checks, every routine's messages exceed 32 KB: the conformance program only links
   footprint           # the footprint report of bench/footprint runs as a test, a guard with the budget below
+  ends_observed_with_checks  # a PE's end is seen by the others' library waits in the builds with checks
 )
 # The most text fp_min and fp_rma may add over fp_empty (bytes, MinSizeRel): a test fails above it.
 set(SHMEM_FOOTPRINT_BUDGET "fp_min=272;fp_rma=1592")

@@ -62,6 +62,7 @@ void finish(int status)
 {
     check_stack();
     if (status != 0) end_run(status);
+    if constexpr (ends_observed) detail::announce_end();  // to the PEs that may still wait for this one
     quiet();
     // Done, but the memory stays reachable: other PEs may still put to and get from this one.
     post_state(SHMEM_EP_STATE_DONE, 0);
@@ -84,6 +85,43 @@ namespace {
 uint32_t barrier_words[1 + barrier_rounds];  // the epoch, then a flag per round: one base address
 }  // namespace
 extern "C" uint32_t shmem_wand[2];  // WAND barriers completed (the handler), begun (here): crt/epiphany/start.S
+
+// ends_observed (shmem_port.hpp): where the barrier's wait and the sweep's would sleep, a non-zero
+// shmemi_peer_ended sends them here, to finish the wait in the core (which returns once it is done, or reports it).
+// The assembly keeps what it needs across the call in callee-saved registers it names, and names every register a
+// call may clobber (GCC's Epiphany ABI: r0-r3, ip, r16-r27, r44-r63, lr).
+#if SHMEM_CHECKS
+#define SHMEM_EP_ENDS(text) text
+#define SHMEM_EP_ENDS_OPERANDS(fn) , [peer_ended] "i"(&shmemi_peer_ended), [ended] "i"(fn)
+#define SHMEM_EP_SWEEP_CLOBBERS "r40", "r41",
+#define SHMEM_EP_CALL_CLOBBERS                                                                                      \
+    "r4", "r5", "r6", "r7", "r8", "r9", "r19", "r20", "r21", "r22", "r23", "r24", "r25", "r26", "r27", "r44", "r45", \
+        "r46", "r47", "r48", "r49", "r50", "r51", "r52", "r53", "r54", "r55", "r56", "r57", "r58", "r59", "r60", "r61", \
+        "r62", "r63", "lr",
+#else
+#define SHMEM_EP_ENDS(text)
+#define SHMEM_EP_ENDS_OPERANDS(fn)
+#define SHMEM_EP_SWEEP_CLOBBERS
+#define SHMEM_EP_CALL_CLOBBERS
+#endif
+#if SHMEM_CHECKS
+namespace {
+struct BarrierWait {
+    const volatile uint32_t *flag;  // a round's flag, or the count of completed WAND barriers
+    uint32_t target;                // the epoch, or the count that completes this barrier
+};
+bool barrier_done(const void *w)
+{
+    const auto *b = static_cast<const BarrierWait *>(w);
+    return int32_t(*b->flag - b->target) >= 0;
+}
+[[gnu::cold]] void barrier_ended(const volatile uint32_t *flag, uint32_t target)
+{
+    const BarrierWait w{flag, target};
+    detail::world_wait_ended(barrier_done, &w);
+}
+}  // namespace
+#endif
 
 void barrier_world(int kind)
 {
@@ -142,6 +180,10 @@ void barrier_world(int kind)
         "sub r3, r3, r1\n\t"
         "asr r3, r3, #31\n\t"
         "beq 6f\n\t"
+        SHMEM_EP_ENDS("mov r3, %%low(%[peer_ended])\n\t"
+                      "ldr r3, [r3]\n\t"
+                      "sub r3, r3, #0\n\t"
+                      "bne 7f\n\t")
         "mov r3, %[masked]\n\t"
         "movts ilatcl, r3\n\t"
         "idle\n\t"
@@ -151,13 +193,32 @@ void barrier_world(int kind)
         "lsl r2, r2, #1\n\t"
         "add r0, r0, #4\n\t"
         "b 3b\n\t"
+        // a PE has ended: the core finishes the wait (flag r0, target r1), then on as if the check had passed
+        SHMEM_EP_ENDS("7: gie\n\t"
+                      "mov r4, r0\n\t"
+                      "mov r5, r1\n\t"
+                      "mov r6, r2\n\t"
+                      "mov r7, r12\n\t"
+                      "mov r8, r16\n\t"
+                      "mov r9, r17\n\t"
+                      "mov r3, %%low(%[ended])\n\t"
+                      "movt r3, %%high(%[ended])\n\t"
+                      "jalr r3\n\t"
+                      "mov r0, r4\n\t"
+                      "mov r1, r5\n\t"
+                      "mov r2, r6\n\t"
+                      "mov r12, r7\n\t"
+                      "mov r16, r8\n\t"
+                      "mov r17, r9\n\t"
+                      "b 6b\n\t")
         "9:"
         : "+r"(r0)
         : [heap_end] "i"(__heap_end), [guard] "i"(SHMEM_EP_STACK_GUARD), [geometry] "i"(&geometry),
           [npes] "i"(offsetof(Geometry, npes) / 4), [pe] "i"(offsetof(Geometry, pe) / 4), [cores] "i"(chip_cores),
           [wand] "i"(shmem_wand), [words] "i"(barrier_words), [global] "i"(offsetof(Geometry, global)),
           [ilatst] "i"(reg::ilatst), [user] "i"(1u << irq::user), [masked] "i"(irq::masked)
-        : "r1", "r2", "r3", "ip", "r16", "r17", "r18", "cc", "memory");  // ip is r12
+          SHMEM_EP_ENDS_OPERANDS(barrier_ended)
+        : SHMEM_EP_CALL_CLOBBERS "r1", "r2", "r3", "ip", "r16", "r17", "r18", "cc", "memory");  // ip is r12
 }
 
 // ---- the collective engine's sweep -------------------------------------------------------------------------
@@ -341,6 +402,10 @@ void sweep(const void *group, int root, const void *args)
         "ldr r1, [r0]\n\t"
         "sub r1, r1, #0\n\t"
         "bne 92f\n\t"
+        SHMEM_EP_ENDS("mov r1, %%low(%[peer_ended])\n\t"
+                      "ldr r1, [r1]\n\t"
+                      "sub r1, r1, #0\n\t"
+                      "bne 93f\n\t")
         "mov r1, %[masked]\n\t"
         "movts ilatcl, r1\n\t"
         "idle\n\t"
@@ -350,6 +415,18 @@ void sweep(const void *group, int root, const void *args)
         "mov r1, #0\n\t"
         "str r1, [r0]\n\t"
         "rts\n\t"
+        // a PE has ended: the core finishes the wait on the group's PEs (it returns once the flag is raised)
+        SHMEM_EP_ENDS("93: gie\n\t"
+                      "mov r40, lr\n\t"
+                      "mov r41, r0\n\t"
+                      "mov r1, r0\n\t"
+                      "mov r0, r4\n\t"
+                      "mov r3, %%low(%[ended])\n\t"
+                      "movt r3, %%high(%[ended])\n\t"
+                      "jalr r3\n\t"
+                      "mov lr, r40\n\t"
+                      "mov r0, r41\n\t"
+                      "b 92b\n\t")
         "99:"
         : "+r"(r0), "+r"(r1), "+r"(r2)
         : [g_start] "i"(L::g_start / 4), [g_stride] "i"(L::g_stride / 4), [g_size] "i"(L::g_size / 4),
@@ -358,8 +435,8 @@ void sweep(const void *group, int root, const void *args)
           [s_bytes] "i"(L::s_bytes / 4), [s_elem_shift] "i"(L::s_elem_shift / 4), [s_combine] "i"(L::s_combine / 4),
           [flag_tree] "i"(L::flag_tree), [flag_release] "i"(L::flag_release), [copy] "i"(shmem_port_copy),
           [global] "i"(geometry.global), [ilatst] "i"(reg::ilatst), [user_bit] "i"(irq::user),
-          [masked] "i"(irq::masked)
-        : "r3", "ip", "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r16", "r17", "r18", "r19", "r20", "r21", "r22",
+          [masked] "i"(irq::masked) SHMEM_EP_ENDS_OPERANDS(detail::sweep_wait_ended)
+        : SHMEM_EP_SWEEP_CLOBBERS "r3", "ip", "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r16", "r17", "r18", "r19", "r20", "r21", "r22",
           "r23", "r24", "r25", "r26", "r27", "r32", "r33", "r34", "r35", "r36", "r37", "r38", "r39", "r44", "r45",
           "r46", "r47", "r48", "r49", "r50", "r51", "r52", "r53", "r54", "r55", "r56", "r57", "r58", "r59", "r60",
           "r61", "r62", "r63", "lr", "cc", "memory");

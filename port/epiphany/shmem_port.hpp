@@ -278,6 +278,17 @@ inline void hw_barrier() { barrier_world(1); }
 inline bool hw_barrier_usable() { return geometry.npes == chip_cores; }
 inline constexpr const char hw_barrier_needs[] = "every core of the chip (" SHMEM_CHIP_NAME ")";
 
+// A PE's end seen by the others' waits (port.hpp, ends_observed), in the builds with checks: finish(0) announces
+// it (shmem::detail::announce_end adds to the PE's shmemi_peer_ended, then notify_end latches its user interrupt:
+// two writes from one core to one core, in order), and every wait that sleeps looks at shmemi_peer_ended after the
+// check that found it not done: the core's waits in their done() (library_wait), the assembly barrier and sweep
+// (port.cpp) where they would sleep, calling the core to finish the wait. The MinSizeRel build (the 32 KB
+// budgets) has none of it: there, such a run waits until oshrun's --timeout.
+inline constexpr bool ends_observed = SHMEM_CHECKS != 0;
+inline void notify_end(int pe) { wake(pe); }
+// wait_until's backstop wakes it once per backstop_cycles; a core's clock is clock_hz.
+inline unsigned end_grace_polls() { return clock_hz / backstop_cycles; }
+
 // ---- platform ---------------------------------------------------------------------------------------------
 
 // No environment (has_environment: the boot block has no room for one): SHMEM_VERSION/INFO/DEBUG compile away. No

@@ -70,6 +70,16 @@ constexpr bool sweep_layout_matches()
 }
 static_assert(sweep_layout_matches<port::SweepLayout>(), "port::SweepLayout matches Group, Sweep and the flags");
 
+void sweep_wait_ended(const void *group, const volatile long *flag)
+{
+    if constexpr (port::own_sweep && port::ends_observed) {
+        const Group &g = *static_cast<const Group *>(group);
+        wait_ended({g.start, g.stride, g.size},
+                   [](const void *f) { return __atomic_load_n(static_cast<const volatile long *>(f), fenced_load) != 0; },
+                   const_cast<const long *>(flag));
+    }
+}
+
 // A reduction's root: dest = op(own, every other rank's input) in the order of each_other. With runs, a pass of
 // the port's combine_run for each (nine inputs a pass of combine_many took some 11 instructions a rank to list).
 [[gnu::always_inline]] inline void combine_others(const FlatRuns &o, void *dest, const void *own, const void *theirs,

@@ -173,6 +173,9 @@ void announce_end();
 // A wait of a port's own on every PE of the run whose done(arg) was false and shmemi_peer_ended non-zero: returns once
 // done(arg) is true; reports the wait and ends the run (134) if a PE that ended left it unable to end.
 [[gnu::cold]] void world_wait_ended(bool (*done)(const void *), const void *arg);
+// The same for the wait of a port's own sweep (own_sweep) on a flag of `group` (a Group, SweepLayout): the PEs it
+// depends on are the group's; returns once *flag is non-zero (the sweep then lowers it).
+[[gnu::cold]] void sweep_wait_ended(const void *group, const volatile long *flag);
 // ends_seen_on_wake (a port with ends_observed whose notify_end leaves a wake-up that no clear of its own loses, and
 // whose waits then look, virt-rv64): the port's wait_until, wait_notified and wait_notified_after call
 // end_seen(done) after every wake-up that did not make done() true, and return if it is true. For the library's

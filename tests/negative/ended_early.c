@@ -3,11 +3,13 @@
 // ends early, so every PE count has one; kind "sloppy" is the program that is fine: every PE returns without
 // shmem_finalize after a collective whose root may leave first, and the run ends with 0.
 #include <shmem.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
 static long lock;
 static long src[4], dst[4];
+static int64_t src64[4], dst64[4];  // shmem_broadcast64's elements are 8 bytes; a long may have 4 (Epiphany)
 static long psync[SHMEM_BCAST_SYNC_SIZE];
 
 int main(int argc, char **argv)
@@ -63,15 +65,20 @@ int main(int argc, char **argv)
         shmem_barrier_all();
     } else if (strcmp(kind, "sloppy") == 0) {
         // Correct enough to end: every PE does the same collectives and returns without shmem_finalize.
-        for (int i = 0; i < 4; ++i) src[i] = me + i;
-        shmem_broadcast64(dst, src, 4, 0, 0, 0, shmem_n_pes(), psync);
+        for (int i = 0; i < 4; ++i) src[i] = src64[i] = me + i;
+        shmem_broadcast64(dst64, src64, 4, 0, 0, 0, shmem_n_pes(), psync);
         shmem_long_sum_reduce(SHMEM_TEAM_WORLD, dst, src, 4);
         const long n = shmem_n_pes();
-        for (int i = 0; i < 4; ++i)
+        for (int i = 0; i < 4; ++i) {
+            if (me != 0 && dst64[i] != i) {
+                printf("PE %d: broadcast dst[%d] = %lld, expected %d\n", me, i, (long long)dst64[i], i);
+                return 1;
+            }
             if (dst[i] != n * (n - 1) / 2 + n * i) {
                 printf("PE %d: dst[%d] = %ld, expected %ld\n", me, i, dst[i], n * (n - 1) / 2 + n * i);
                 return 1;
             }
+        }
         return 0;
     } else {
         printf("unknown kind %s\n", kind);
