@@ -16,6 +16,7 @@ packages=(
   procps                               # pgrep, for the orphan test (tests/oshrun/orphans.sh)
   clang libclang-rt-14-dev             # libFuzzer, ASan, UBSan: scripts/fuzz.sh
   gcc-aarch64-linux-gnu g++-aarch64-linux-gnu qemu-user   # the linux target built for aarch64, run under qemu-user
+  gcc-arm-linux-gnueabihf g++-arm-linux-gnueabihf          # ... and for armhf (a Parallella's Cortex-A9 host)
 )
 
 missing=()

@@ -18,7 +18,7 @@ suites=(
   "virt|QEMU virt (RISC-V 64): every test program at 1 to 64 PEs, the negative tests, oshrun end to end, the host tools' unit tests (loader, TILE port logic, heap), the frame's checks"
   "linux|PEs as processes of this host: every test program, its negative tests, oshrun's process backend"
   "virt-configs|virt again with TESTSET-lock atomics and the dissemination barrier (the mechanism families), and in Release (every test, and the instruction-count guard of the fast paths)"
-  "linux-configs|linux again under ASan+UBSan and under TSan, with the channels over its emulated message queue, built for aarch64 and run under qemu-user, and the Open MPI comparison as a smoke run"
+  "linux-configs|linux again under ASan+UBSan and under TSan, with the channels over its emulated message queue, built for aarch64 and armhf and run under qemu-user, and the Open MPI comparison as a smoke run"
   "epiphany|Epiphany-III on oshrun's simulator in MinSizeRel (with the footprint guard) and with checks and the dissemination barrier, the simulator's own tests, an Epiphany-IV subset at 64 cores"
   "tile|TILE-Gx and TILEPro: every image built, of its machine, and placed by oshrun --dry-run; the footprint report"
   "template|the template port (port/template), built on the host compiler, so the port contract cannot drift from it"
@@ -113,8 +113,10 @@ suite_linux_configs() {
   preset linux-msg
   preset linux-asan
   preset linux-tsan
-  # 64 qemu-user processes on two cores are too slow for the time limits: the PE counts up to 4 (the preset).
+  # 64 qemu-user processes on two cores are too slow for the time limits: the PE counts up to 4 (the presets).
   preset linux-arm64
+  # 32-bit ARM (a Parallella's Cortex-A9 host): the core's 32-bit paths on a hosted target.
+  preset linux-armhf
   # The peer comparison with Open MPI's OSHMEM (docs/peer.md): it must produce rows for both libraries; the figures
   # are never judged.
   bash scripts/peer-bench.sh --smoke --out build/peer-smoke

@@ -91,9 +91,15 @@ uint64_t singleton_heap(char **envp)
     return fallback;
 }
 
-void *sys_mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
+// The offset is a byte offset (page-aligned) of up to 64 bits: where the C library's off_t has 32 (armhf), mmap2
+// takes it in 4096-byte units.
+void *sys_mmap(void *addr, size_t len, int prot, int flags, int fd, uint64_t off)
 {
-    return reinterpret_cast<void *>(syscall(SYS_mmap, addr, len, prot, flags, fd, off));
+#if defined(SYS_mmap2)
+    return reinterpret_cast<void *>(syscall(SYS_mmap2, addr, len, prot, flags, fd, static_cast<unsigned long>(off >> 12)));
+#else
+    return reinterpret_cast<void *>(syscall(SYS_mmap, addr, len, prot, flags, fd, off_t(off)));
+#endif
 }
 bool mmap_failed(void *p) { return reinterpret_cast<uintptr_t>(p) > uintptr_t(-4096); }
 
@@ -121,6 +127,9 @@ uintptr_t context_pc(const void *uc, uintptr_t *sp)
 #elif defined(__aarch64__)
     *sp = uintptr_t(u->uc_mcontext.sp);
     return uintptr_t(u->uc_mcontext.pc);
+#elif defined(__arm__)
+    *sp = uintptr_t(u->uc_mcontext.arm_sp);
+    return uintptr_t(u->uc_mcontext.arm_pc);
 #else
     (void)u;
     *sp = 0;
@@ -230,7 +239,7 @@ void setup(int, char **, char **envp)
     // Every PE sizes the object the same (same image, same arguments): the first to get here grows it.
     struct stat st {};
     if (fstat(fd, &st) != 0) fail("the shared memory object (SHMEM_LINUX_FD) is not open", errno);
-    if (uint64_t(st.st_size) < total && ftruncate(fd, off_t(total)) != 0)
+    if (uint64_t(st.st_size) < total && ftruncate64(fd, off64_t(total)) != 0)
         fail("cannot size the shared memory", errno);
     void *control = sys_mmap(nullptr, page, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
     if (mmap_failed(control)) fail("cannot map the shared memory", 0);
@@ -243,7 +252,7 @@ void setup(int, char **, char **envp)
     const uint64_t own = page + uint64_t(g.pe) * slice;
     const auto map_heap = [fd, heap, own, static_len](uintptr_t at) {
         void *p = sys_mmap(reinterpret_cast<void *>(at), heap, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED_NOREPLACE,
-                           fd, off_t(own + static_len));
+                           fd, own + static_len);
         if (!mmap_failed(p) && reinterpret_cast<uintptr_t>(p) != at) syscall(SYS_munmap, p, heap);  // an old kernel
         return !mmap_failed(p) && reinterpret_cast<uintptr_t>(p) == at;
     };
@@ -251,12 +260,17 @@ void setup(int, char **, char **envp)
     if (g.pe == 0) {
         const uintptr_t brk_now = reinterpret_cast<uintptr_t>(sbrk(0));
         const uintptr_t after = g.static_lo + static_len;
+        // The places tried: whole GiBs; with 32-bit addresses, 64 MiB steps (the view of every PE's memory, N times
+        // the distance from the static data to the heap's end, must fit in 4 GiB).
+        constexpr unsigned step_shift = sizeof(void *) == 4 ? 26 : 30;
         bool placed = false;
-        for (uintptr_t gib = (brk_now > after ? 1 : 0); gib <= 16 && !placed; ++gib) {
-            heap_offset = static_len + (gib << 30);
-            placed = map_heap(g.static_lo + heap_offset);
+        for (uint64_t k = (brk_now > after ? 1 : 0); k <= 16 && !placed; ++k) {
+            heap_offset = static_len + (k << step_shift);
+            placed = map_heap(uintptr_t(g.static_lo + heap_offset));
         }
-        if (!placed) fail("no room for the symmetric heap within 16 GiB after the static data", 0);
+        if (!placed)
+            fail(sizeof(void *) == 4 ? "no room for the symmetric heap within 1 GiB after the static data"
+                                     : "no room for the symmetric heap within 16 GiB after the static data", 0);
         if (launched) {
             ctl->heap_offset = heap_offset;
             __atomic_store_n(&ctl->heap_chosen, 1u, __ATOMIC_SEQ_CST);
@@ -266,7 +280,7 @@ void setup(int, char **, char **envp)
         while (__atomic_load_n(&ctl->heap_chosen, __ATOMIC_SEQ_CST) == 0)
             port::futex(&ctl->heap_chosen, FUTEX_WAIT, 0, nullptr);
         heap_offset = ctl->heap_offset;
-        if (!map_heap(g.static_lo + heap_offset)) {
+        if (!map_heap(uintptr_t(g.static_lo + heap_offset))) {
             Message m;
             m.s("libshmem: start-up: PE ").i(g.pe).s(": the symmetric heap's place, ").x(g.static_lo + heap_offset)
                 .s(" (where PE 0 put its own), is taken in this process");
@@ -289,8 +303,7 @@ void setup(int, char **, char **envp)
     const uintptr_t view_at = reinterpret_cast<uintptr_t>(reserved);
     g.delta = intptr_t(view_at - g.static_lo);
     const auto map_at = [fd](uintptr_t at, uint64_t len, uint64_t offset, int extra) {
-        void *p = sys_mmap(reinterpret_cast<void *>(at), len, PROT_READ | PROT_WRITE, MAP_SHARED | extra, fd,
-                           off_t(offset));
+        void *p = sys_mmap(reinterpret_cast<void *>(at), len, PROT_READ | PROT_WRITE, MAP_SHARED | extra, fd, offset);
         return !mmap_failed(p) && reinterpret_cast<uintptr_t>(p) == at;
     };
     if (heap_offset == static_len) {
@@ -306,7 +319,13 @@ void setup(int, char **, char **envp)
 
     // This PE's own static data: into its slice (pwrite reads the pages as they are now), then the slice over it.
     for (uintptr_t done = 0; done < static_len;) {
+#if __SIZEOF_POINTER__ == 4
+        // (The 32-bit syscall splits the offset into a register pair whose layout varies by ABI: the C library's.)
+        const long w = long(pwrite64(fd, reinterpret_cast<const void *>(g.static_lo + done), static_len - done,
+                                     off64_t(own + done)));
+#else
         const long w = syscall(SYS_pwrite64, fd, g.static_lo + done, static_len - done, off_t(own + done));
+#endif
         if (w <= 0) fail("cannot copy the static data into the shared memory", errno);
         done += uintptr_t(w);
     }

@@ -149,13 +149,21 @@ inline B testset_rmw(B *w, B v, B cond, int pe)
 }  // namespace
 
 #if __SIZEOF_LONG__ == 4
-// lock.cpp's 16-bit queue tail (a 4-byte long's lock encoding): TESTSET read-modify-writes at 16 bits.
+// lock.cpp's 16-bit queue tail (a 4-byte long's lock encoding): native 16-bit atomics where the AMOs are native,
+// else TESTSET read-modify-writes at 16 bits.
+inline constexpr bool native_tail = port::has_native_atomics && !SHMEM_ATOMICS_TESTSET;
 uint16_t lock_tail_swap(uint16_t *tail, uint16_t value, int pe)
 {
+    if constexpr (native_tail) return __atomic_exchange_n(port::remote_ptr(tail, pe), value, __ATOMIC_SEQ_CST);
     return testset_rmw<Op::swap>(port::remote_ptr(tail, pe), value, uint16_t(0), pe);
 }
 uint16_t lock_tail_compare_swap(uint16_t *tail, uint16_t cond, uint16_t value, int pe)
 {
+    if constexpr (native_tail) {
+        __atomic_compare_exchange_n(port::remote_ptr(tail, pe), &cond, value, false, __ATOMIC_SEQ_CST,
+                                    __ATOMIC_SEQ_CST);
+        return cond;
+    }
     return testset_rmw<Op::cswap>(port::remote_ptr(tail, pe), value, cond, pe);
 }
 #endif

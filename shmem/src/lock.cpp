@@ -31,17 +31,27 @@ using namespace shmem::detail;
 namespace shmem::detail {
 
 #if __SIZEOF_LONG__ == 4
-// A 4-byte long (Epiphany): the same encoding at half the width, tail uint16 in bytes 0-1, next and state
-// uint8 in bytes 2 and 3. OpenSHMEM has no 16-bit AMOs, so the tail's swap and compare-swap are amo.cpp's
-// TESTSET read-modify-write at 16 bits (only ports without native AMOs have a 4-byte long).
-static_assert(!port::has_native_atomics, "a 4-byte long lock needs the TESTSET AMOs");
-static_assert(port::max_pes < 255, "next holds PE + 1 in 8 bits");
+// A 4-byte long: the tail uint16 in bytes 0-1, the node in bytes 2-3.
+//  - Without native AMOs (Epiphany): the same encoding at half the width, next and state uint8 in bytes 2 and 3.
+//    OpenSHMEM has no 16-bit AMOs, so the tail's swap and compare-swap are amo.cpp's TESTSET read-modify-write at 16
+//    bits.
+//  - With native AMOs (a 32-bit hosted port: linux on armhf, up to max_pes PEs): the tail by native 16-bit atomics,
+//    and the node one uint16, next in its low 14 bits and state in its top 2. A successor may link (write next)
+//    while this PE changes its state, and a predecessor hands over (writes state) while a successor links: every
+//    write to a node that another PE may write at the same time is an atomic read-modify-write of the 16 bits.
+inline constexpr bool packed_node = port::has_native_atomics;
+static_assert(packed_node ? port::max_pes < (1 << 14) - 1 : port::max_pes < 255, "next holds PE + 1");
 using Tail = uint16_t;
-using Node = uint8_t;
+using Node = uint16_t;
 uint16_t lock_tail_swap(uint16_t *tail, uint16_t value, int pe);
 uint16_t lock_tail_compare_swap(uint16_t *tail, uint16_t cond, uint16_t value, int pe);
+struct __attribute__((may_alias)) LockWord {
+    Tail tail;
+    Node node;  // packed: next | state << 14; else byte 0 next, byte 1 state
+};
 #else
 static_assert(sizeof(long) == 8, "the lock encoding needs a 4- or 8-byte long");
+inline constexpr bool packed_node = false;
 using Tail = uint32_t;
 using Node = uint16_t;
 inline uint32_t lock_tail_swap(uint32_t *tail, uint32_t value, int pe) { return pshmem_uint32_atomic_swap(tail, value, pe); }
@@ -49,21 +59,63 @@ inline uint32_t lock_tail_compare_swap(uint32_t *tail, uint32_t cond, uint32_t v
 {
     return pshmem_uint32_atomic_compare_swap(tail, cond, value, pe);
 }
-#endif
-
-namespace {
-
 struct __attribute__((may_alias)) LockWord {
     Tail tail;
     Node next;
     Node state;
 };
+#endif
+
+namespace {
+
 static_assert(sizeof(LockWord) == sizeof(long));
 
 enum : Node { idle = 0, waiting = 1, holding = 2 };
 
-inline Node load(const Node *p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
-inline void store(Node *p, Node v) { __atomic_store_n(p, v, __ATOMIC_RELEASE); }
+// A node's fields (next: PE + 1 of the successor, 0 = none; state), read and written as the encoding says.
+#if __SIZEOF_LONG__ == 4
+inline constexpr unsigned state_shift = packed_node ? 14 : 8;
+inline constexpr Node next_mask = packed_node ? Node((1u << 14) - 1) : Node(0xff);
+inline Node state_of(const LockWord *w) { return Node(__atomic_load_n(&w->node, __ATOMIC_ACQUIRE) >> state_shift); }
+inline Node next_of(const LockWord *w) { return Node(__atomic_load_n(&w->node, __ATOMIC_ACQUIRE) & next_mask); }
+inline uint8_t *next_byte(LockWord *w) { return reinterpret_cast<uint8_t *>(&w->node); }
+inline uint8_t *state_byte(LockWord *w) { return reinterpret_cast<uint8_t *>(&w->node) + 1; }
+// This PE's node while no other PE can write it (before it joins the queue, after it has left it).
+inline void set_own(LockWord *w, Node state)
+{
+    __atomic_store_n(&w->node, Node(state << state_shift), __ATOMIC_RELEASE);
+}
+// The state of a node whose next another PE may be linking meanwhile.
+inline void set_state(LockWord *w, Node state)
+{
+    if constexpr (packed_node) {
+        Node old = __atomic_load_n(&w->node, __ATOMIC_RELAXED);
+        while (!__atomic_compare_exchange_n(&w->node, &old, Node((old & next_mask) | state << state_shift), true,
+                                            __ATOMIC_RELEASE, __ATOMIC_RELAXED)) {
+        }
+    } else {
+        __atomic_store_n(state_byte(w), uint8_t(state), __ATOMIC_RELEASE);
+    }
+}
+// The next of a node whose next is 0 and whose state another PE may be changing meanwhile.
+inline void set_next(LockWord *w, Node next)
+{
+    if constexpr (packed_node)
+        __atomic_fetch_or(&w->node, next, __ATOMIC_RELEASE);
+    else
+        __atomic_store_n(next_byte(w), uint8_t(next), __ATOMIC_RELEASE);
+}
+#else
+inline Node state_of(const LockWord *w) { return __atomic_load_n(&w->state, __ATOMIC_ACQUIRE); }
+inline Node next_of(const LockWord *w) { return __atomic_load_n(&w->next, __ATOMIC_ACQUIRE); }
+inline void set_own(LockWord *w, Node state)
+{
+    __atomic_store_n(&w->next, Node(0), __ATOMIC_RELEASE);
+    __atomic_store_n(&w->state, state, __ATOMIC_RELEASE);
+}
+inline void set_state(LockWord *w, Node state) { __atomic_store_n(&w->state, state, __ATOMIC_RELEASE); }
+inline void set_next(LockWord *w, Node next) { __atomic_store_n(&w->next, next, __ATOMIC_RELEASE); }
+#endif
 
 inline LockWord *check_lock(const char *routine, long *lock)
 {
@@ -101,34 +153,33 @@ void shmem_set_lock(long *lock)
     LockWord *w = check_lock(routine, lock);
     // (A load and a compare, in every build that keeps the cheap checks: a second set would wait for itself.)
     if constexpr (cheap_checks)
-        if (load(&w->state) != idle) fail_lock(routine, lock, "is already held by this PE (locks are not recursive)");
-    store(&w->next, 0);
-    store(&w->state, waiting);
+        if (state_of(w) != idle) fail_lock(routine, lock, "is already held by this PE (locks are not recursive)");
+    set_own(w, waiting);
     port::fence();  // the node is ready before a successor can find this PE in the tail
     const Tail prev = lock_tail_swap(&w->tail, me1(), home_of(lock));  // a full barrier
     if (prev == 0) {
-        store(&w->state, holding);
+        set_state(w, holding);  // (a successor may be linking already)
         return;
     }
     // Link behind the predecessor, wake it in case it is releasing and waits for the link, then sleep until it
     // hands the lock over.
-    store(&port::remote_ptr(w, int(prev) - 1)->next, Node(me1()));
+    set_next(port::remote_ptr(w, int(prev) - 1), Node(me1()));
     port::notify(int(prev) - 1);
     // The predecessor hands it over: a report instead of a hang if it ends first, holding the lock.
     const int holder = int(prev) - 1;
     if constexpr (checks && port::ends_observed) current_routine = routine;  // the swap's AMO named itself
-    library_wait_until([holder] { return PeSet{holder, 1, 1}; }, [w] { return load(&w->state) != waiting; });
+    library_wait_until([holder] { return PeSet{holder, 1, 1}; }, [w] { return state_of(w) != waiting; });
 }
 
 int shmem_test_lock(long *lock)
 {
     LockWord *w = check_lock("shmem_test_lock", lock);
-    if (load(&w->state) != idle) return 1;  // held by this PE
-    store(&w->next, 0);
+    if (state_of(w) != idle) return 1;  // held by this PE
+    set_own(w, idle);
     port::fence();
     // Join only an empty queue: never waits.
     if (lock_tail_compare_swap(&w->tail, 0, me1(), home_of(lock)) != 0) return 1;
-    store(&w->state, holding);
+    set_state(w, holding);  // (a successor may be linking already)
     return 0;
 }
 
@@ -140,22 +191,21 @@ void shmem_clear_lock(long *lock)
     // (Every build that keeps the cheap checks: a clear of a lock not held would hand another PE's lock away, or
     // wait for a successor that never links.)
     if constexpr (cheap_checks)
-        if (load(&w->state) != holding)
+        if (state_of(w) != holding)
             fail_lock(routine, lock, "is not held by this PE; expected a lock it took with shmem_set_lock or "
                                      "shmem_test_lock");
-    Node next = load(&w->next);
+    Node next = next_of(w);
     if (next == 0) {
         // No successor linked: leave an empty queue, unless one has just joined (the tail is no longer us).
         if (lock_tail_compare_swap(&w->tail, me1(), 0, home_of(lock)) == me1()) {
-            store(&w->state, idle);
+            set_state(w, idle);
             return;
         }
-        port::wait_until([w] { return load(&w->next) != 0; });
-        next = load(&w->next);
+        port::wait_until([w] { return next_of(w) != 0; });
+        next = next_of(w);
     }
-    store(&w->next, 0);
-    store(&w->state, idle);
-    store(&port::remote_ptr(w, int(next) - 1)->state, holding);
+    set_own(w, idle);
+    set_state(port::remote_ptr(w, int(next) - 1), holding);  // (its successor may be linking meanwhile)
     port::notify(int(next) - 1);
 }
 

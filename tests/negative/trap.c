@@ -12,6 +12,8 @@ int main(int argc, char **argv)
         if (strcmp(kind, "illegal") == 0) {
 #if defined(__x86_64__) || defined(__i386__)
             __asm__ volatile("ud2" ::: "memory"); /* the defined illegal instruction (linux target) */
+#elif defined(__arm__)
+            __asm__ volatile("udf #0" ::: "memory"); /* ARM's permanently undefined instruction (A32 and T32) */
 #elif defined(__tile__)
             __asm__ volatile("ill" ::: "memory"); /* TILE's illegal instruction (a bundle of its own) */
 #else

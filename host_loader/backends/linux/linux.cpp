@@ -66,13 +66,34 @@ struct Fd {
 constexpr unsigned kHostMachine = EM_X86_64;
 #elif defined(__aarch64__)
 constexpr unsigned kHostMachine = EM_AARCH64;
+#elif defined(__arm__)
+constexpr unsigned kHostMachine = EM_ARM;
 #else
 constexpr unsigned kHostMachine = EM_NONE;
 #endif
 
+// The machines whose programs run here under qemu-user when the host is another: the emulator's name, and the
+// Debian cross sysroot of the program's shared libraries (QEMU_LD_PREFIX, when the user has not set it).
+struct Foreign {
+    unsigned machine;
+    const char* qemu;
+    const char* sysroot;
+};
+constexpr Foreign kForeign[] = {
+    {EM_AARCH64, "qemu-aarch64", "/usr/aarch64-linux-gnu"},
+    {EM_ARM, "qemu-arm", "/usr/arm-linux-gnueabihf"},
+    {EM_X86_64, "qemu-x86_64", "/usr/x86_64-linux-gnu"},
+};
+const Foreign* foreign(unsigned machine) {
+    for (const Foreign& f : kForeign)
+        if (f.machine == machine) return &f;
+    return nullptr;
+}
+
 // The qemu-user binfmt handler that runs another machine's programs here, if the kernel has one: "" if none.
 std::string binfmt_handler(unsigned machine) {
-    const char* name = machine == EM_AARCH64 ? "qemu-aarch64" : machine == EM_X86_64 ? "qemu-x86_64" : nullptr;
+    const Foreign* f0 = foreign(machine);
+    const char* name = f0 ? f0->qemu : nullptr;
     if (!name) return "";
     FILE* f = std::fopen((std::string("/proc/sys/fs/binfmt_misc/") + name).c_str(), "r");
     if (!f) return "";
@@ -161,7 +182,8 @@ Image load_linux_image(const std::string& path, const Target& t) {
     // qemu-<machine> itself (with the Debian cross sysroot for its shared libraries, unless QEMU_LD_PREFIX says).
     std::vector<std::string> launcher;
     if (h.e_machine != kHostMachine && binfmt_handler(h.e_machine).empty()) {
-        const char* qemu = h.e_machine == EM_AARCH64 ? "qemu-aarch64" : h.e_machine == EM_X86_64 ? "qemu-x86_64" : nullptr;
+        const Foreign* f = foreign(h.e_machine);
+        const char* qemu = f ? f->qemu : nullptr;
         const std::string found = qemu ? find_on_path(qemu) : "";
         if (found.empty())
             refuse(path, std::string("ELF machine is ") + elf_machine_name(h.e_machine) + "; this host runs " +
@@ -328,9 +350,12 @@ int LinuxBackend::run(const Target& t, const Image& img, const Request& req) con
         env.push_back(*e);
     }
     env.insert(env.end(), req.env.begin(), req.env.end());
-    if (!img.launcher.empty() && !std::getenv("QEMU_LD_PREFIX") && access("/usr/aarch64-linux-gnu", F_OK) == 0 &&
-        img.launcher[0].find("qemu-aarch64") != std::string::npos)
-        env.push_back("QEMU_LD_PREFIX=/usr/aarch64-linux-gnu");
+    if (!img.launcher.empty() && !std::getenv("QEMU_LD_PREFIX"))
+        for (const Foreign& f : kForeign)
+            if (img.launcher[0].size() >= std::strlen(f.qemu) &&
+                img.launcher[0].compare(img.launcher[0].size() - std::strlen(f.qemu), std::string::npos, f.qemu) == 0 &&
+                access(f.sysroot, F_OK) == 0)
+                env.push_back(std::string("QEMU_LD_PREFIX=") + f.sysroot);
     env.push_back("SHMEM_LINUX_FD=" + std::to_string(mem.fd));
     env.push_back("SHMEM_LINUX_NPES=" + std::to_string(n));
     env.push_back("SHMEM_LINUX_HEAP=" + std::to_string(heap));
