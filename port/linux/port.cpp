@@ -7,6 +7,7 @@
 namespace shmem::port {
 
 Geometry geometry;
+uint64_t yield_budget_ns = 100000;  // (shmem_port.hpp, poll) where it starts: a tenth of a millisecond
 uint32_t sleeping;
 uint32_t wake_seq;
 
@@ -65,6 +66,7 @@ void hw_barrier()
     }
     if (poll([generation, gen] { return __atomic_load_n(generation, __ATOMIC_ACQUIRE) != gen; })) return;
     __atomic_add_fetch(&w->sleepers, 1u, __ATOMIC_SEQ_CST);
+    const uint64_t asleep = geometry.yields != 0 ? now_ns() : 0;
     // A PE's end (shmem/src/ended.cpp) wakes nobody here: the sleep's backstop makes it seen within a tenth of a
     // second (a wait that lasts is woken ten times a second, not a thousand as wait_until's).
     static const timespec end_backstop = {0, 100000000};
@@ -77,6 +79,7 @@ void hw_barrier()
         futex(generation, FUTEX_WAIT, gen, &end_backstop);
     }
     __atomic_sub_fetch(&w->sleepers, 1u, __ATOMIC_RELAXED);
+    if (geometry.yields != 0) adapt_yield_budget(now_ns() - asleep);
 }
 
 void console_write(char kind, const char *buf, size_t n)

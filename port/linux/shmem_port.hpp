@@ -61,7 +61,7 @@ struct Geometry {
     int pe;
     int npes;
     int spin;             // how often a waiter polls before it sleeps (0 with more PEs than CPUs)
-    int yields;           // then how often it polls after sched_yield (with more PEs than CPUs: another PE runs)
+    int yields;           // with more PEs than CPUs: then at least how often it polls after sched_yield (poll)
 };
 extern Geometry geometry;
 
@@ -162,9 +162,22 @@ inline void wake(int pe)
     futex(w, FUTEX_WAKE, INT_MAX, nullptr);
 }
 
-// The bounded polling before a wait sleeps: where every PE has a CPU, a short spin (a wake-up through the kernel
-// costs microseconds); oversubscribed, a few sched_yield()s, which let the PE that will satisfy the wait run at once
-// on this CPU (Open MPI's waiters do the same). True if done() became true.
+// The bounded polling before a wait sleeps. Where every PE has a CPU: a short spin (a wake-up through the kernel
+// costs microseconds). Oversubscribed: sched_yield() and a look, which lets the PE that will satisfy the wait run at
+// once on this CPU (Open MPI's waiters yield at every poll), for at least `yields` looks and then for as long as the
+// yield budget allows; then the wait sleeps. The budget adapts to how long recent waits took (wait_until): a wait
+// that went to sleep and was woken within the budget again doubles it (yielding longer would have caught it), one
+// that slept for much longer halves it (a long wait should not keep a CPU busy). True if done() became true.
+// The looks are bounded in number too (yield_looks_max), so that end_grace_polls stays about a second of looks.
+inline constexpr uint64_t yield_budget_min_ns = 20000, yield_budget_max_ns = 1000000;
+inline constexpr int yield_looks_max = 8192;
+extern uint64_t yield_budget_ns;  // this PE's, private (relaxed atomics: a PE's threads may wait at once)
+inline uint64_t now_ns()
+{
+    timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return uint64_t(t.tv_sec) * 1000000000u + uint64_t(t.tv_nsec);
+}
 template <class Done>
 inline bool poll(Done done)
 {
@@ -172,11 +185,25 @@ inline bool poll(Done done)
         cpu_relax();
         if (done()) return true;
     }
-    for (int i = geometry.yields; i > 0; --i) {
+    if (geometry.yields == 0) return false;
+    const uint64_t start = now_ns(), budget = __atomic_load_n(&yield_budget_ns, __ATOMIC_RELAXED);
+    for (int i = 1; i <= yield_looks_max; ++i) {
         sched_yield();
         if (done()) return true;
+        if (i >= geometry.yields && (i & 7) == 0 && now_ns() - start > budget) break;
     }
     return false;
+}
+// After a wait that slept for `slept` ns (oversubscribed only): the budget for the next ones (poll, above).
+inline void adapt_yield_budget(uint64_t slept)
+{
+    const uint64_t b = __atomic_load_n(&yield_budget_ns, __ATOMIC_RELAXED);
+    uint64_t next = b;
+    if (slept <= b)
+        next = b * 2 < yield_budget_max_ns ? b * 2 : yield_budget_max_ns;
+    else if (slept > 16 * b)
+        next = b / 2 > yield_budget_min_ns ? b / 2 : yield_budget_min_ns;
+    if (next != b) __atomic_store_n(&yield_budget_ns, next, __ATOMIC_RELAXED);
 }
 
 inline void check_stack() {}  // the kernel's guard gap below the stack faults at once (crt/linux: the report)
@@ -192,7 +219,7 @@ inline void wake_if_sleeping(int pe)
 // for it. wait_until polls, then looks at done() once a backstop period (1 ms) when nothing wakes it.
 inline constexpr bool ends_observed = true;
 inline void notify_end(int pe) { wake(pe); }  // a seq_cst add first: after the store that tells the PE
-inline unsigned end_grace_polls() { return unsigned(geometry.spin + geometry.yields) + 1000u; }
+inline unsigned end_grace_polls() { return unsigned(geometry.spin + yield_looks_max) + 1000u; }
 
 // The user's puts and AMOs notify their target, and the user's waits sleep (shmem::detail::wait_user_write):
 // notify is a read of the target's `sleeping` word and, only for a sleeper, a wake-up.
@@ -223,6 +250,7 @@ inline void wait_until(Done done)
     const uint32_t outer = __atomic_load_n(&sleeping, __ATOMIC_RELAXED);
     __atomic_store_n(&sleeping, 1u, __ATOMIC_RELAXED);
     static const timespec backstop = {0, 1000000};
+    const uint64_t asleep = geometry.yields != 0 ? now_ns() : 0;
     for (;;) {
         fence();
         const uint32_t seq = __atomic_load_n(&wake_seq, __ATOMIC_SEQ_CST);
@@ -230,6 +258,7 @@ inline void wait_until(Done done)
         futex(&wake_seq, FUTEX_WAIT, seq, &backstop);
     }
     __atomic_store_n(&sleeping, outer, __ATOMIC_RELAXED);
+    if (geometry.yields != 0) adapt_yield_budget(now_ns() - asleep);
 }
 
 // On x86-64 the barrier's (hw_barrier, port.cpp) first access is a locked add, a full fence: shmem_barrier_all

@@ -262,7 +262,8 @@ LinuxPlan plan_linux(const Target&, const Image&, const Request& req) {
     plan.pin = int(plan.npes) <= plan.cpus;
     // A waiter polls a while before it sleeps where it has a CPU of its own.
     plan.spin = plan.pin && plan.npes > 1 ? 2000 : 0;
-    // Oversubscribed, it yields its CPU a few times first: the PE it waits for may be the one that runs next here.
+    // Oversubscribed, it yields its CPU first, at least this often and then for an adaptive time (port/linux):
+    // the PE it waits for may be the one that runs next here.
     plan.yields = plan.pin ? 0 : 64;
     plan.argv = req.argv;
     plan.gdb_pe = req.gdb_pe;
