@@ -50,7 +50,11 @@ enum : int {
 // The flags a sweep uses (barrier, broadcast, reductions, alltoall's barriers): its tree, its release and, in a
 // flat group, the arrival count.
 inline constexpr int sweep_flags = flag_release + 1 + int(flat_capable);
+// The deprecated active-set broadcast's one flag (broadcast_down): none of a sweep's, so that a barrier of the same
+// pSync just before it (the checked build's agreement, or the program's) cannot have a raise of it still pending.
+inline constexpr int flag_bcast = sweep_flags;
 static_assert(flag_count <= SHMEM_SYNC_SIZE, "the flags fit in a pSync");
+static_assert(port::own_sweep || flag_bcast < SHMEM_BCAST_SYNC_SIZE, "the broadcast's flag fits in its pSync");
 
 // Where the port's partitions are equal and in PE order (port::has_pe_step), a group's ranks' copies of a symmetric
 // object, worked out once when the group is made: rank r's copy of x is at x + rank0 + r * step (modulo 2^64).
@@ -258,6 +262,8 @@ inline void broadcast(const Group &g, void *dest, const void *source, size_t byt
 {
     sweep(g, root, Sweep{dest, source, bytes, 0, nullptr});
 }
+// The deprecated active-set broadcasts: the down half only (coll_sweep.cpp says why that is enough); returns 0.
+int broadcast_down(const Group &g, void *dest, const void *source, size_t bytes, int root);
 // All-gather of blocks in rank order from every rank to every rank's dest; source is this rank's block. Block j
 // is at off[j] .. off[j + 1], or with off == nullptr at j * block .. (j + 1) * block.
 // In a flat group up to flat_gather_bytes of dest: rank 0 gathers and sends the whole (allgather_flat); else

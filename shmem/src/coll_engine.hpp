@@ -191,7 +191,8 @@ template <bool Words = false>
     return FlatRuns{step, {d0, d1}, {root + 1, 0}, {g.size - 1 - root, root}};
 }
 template <bool Words = false>
-[[gnu::always_inline]] inline void flat_send_runs(const Group &g, int root, void *dest, const void *from, size_t m)
+[[gnu::always_inline]] inline void flat_send_runs(const Group &g, int root, void *dest, const void *from, size_t m,
+                                                  int flag_index = flag_release)
 {
     // locals, none in memory: the stores below may alias g or a struct, and GCC would load it again
     const int stride = g.stride, pe0 = g.world(root + 1), pe1 = g.start;
@@ -204,7 +205,7 @@ template <bool Words = false>
         put_run<Words>(static_cast<unsigned char *>(dest) + d1, step, ranks1, from, m);
     }
     __atomic_thread_fence(__ATOMIC_RELEASE);
-    const uintptr_t flag = reinterpret_cast<uintptr_t>(&flags[flag_release]);
+    const uintptr_t flag = reinterpret_cast<uintptr_t>(&flags[flag_index]);
     const auto release = [stride, step](uintptr_t f, port::Waker waker, int ranks) {
         for (const uintptr_t end = f + uintptr_t(ranks) * step; f != end; f += step) {
             __atomic_store_n(reinterpret_cast<long *>(f), 1L, fenced_store);
@@ -215,23 +216,22 @@ template <bool Words = false>
     release(flag + d0, port::waker(pe0), ranks0);
     release(flag + d1, port::waker(pe1), ranks1);
 }
+// The root's part after the arrivals: at_root(others), then the data and the flags to every other rank.
 template <class AtRoot, bool Words = false>
-[[gnu::always_inline]] inline void sweep_flat(const Group &g, int root, void *dest, const void *from, size_t m,
-                                              AtRoot at_root)
+[[gnu::always_inline]] inline void flat_send(const Group &g, int root, void *dest, const void *from, size_t m,
+                                             AtRoot at_root, int flag_index = flag_release)
 {
     const int n = g.size;
-    if (g.rank != root) return flat_arrive_wait(g, root);
-    flat_wait_arrivals(g);
     if constexpr (port::has_pe_step) {
         at_root(flat_runs(g, root));
-        flat_send_runs<Words>(g, root, dest, from, m);
+        flat_send_runs<Words>(g, root, dest, from, m, flag_index);
     } else {
         FlatTarget t[flat_max];
         for (int i = 1, r = root + 1; i < n; ++i, ++r) {
             if (r == n) r = 0;
             const int p = g.world(r);
             t[i].pe = p;
-            t[i].flag = port::remote_ptr(&g.flags[flag_release], p);
+            t[i].flag = port::remote_ptr(&g.flags[flag_index], p);
             if (dest != nullptr) t[i].dest = static_cast<unsigned char *>(port::remote_ptr(dest, p));
         }
         at_root(FlatTable{t, n, root});
@@ -244,6 +244,14 @@ template <class AtRoot, bool Words = false>
             port::notify_waiter(waker);
         }
     }
+}
+template <class AtRoot, bool Words = false>
+[[gnu::always_inline]] inline void sweep_flat(const Group &g, int root, void *dest, const void *from, size_t m,
+                                              AtRoot at_root)
+{
+    if (g.rank != root) return flat_arrive_wait(g, root);
+    flat_wait_arrivals(g);
+    flat_send<AtRoot, Words>(g, root, dest, from, m, at_root);
 }
 inline constexpr auto at_root_nothing = [](const auto &) {};
 

@@ -236,6 +236,49 @@ void sweep_generic(const Group &g, int root, const Sweep &s)
     while ((d >>= 1) != 0) send(g, rank(v + d), down);
 }
 
+// The deprecated active-set broadcasts (OpenSHMEM 1.4): before any PE calls one, the program must ensure that the
+// pSync is no longer in use by a previous call and that every PE's dest is ready for the data ("synchronization
+// via a barrier or some other method is often needed"). That is what the sweep's up half proves, so here it is left
+// out: the root sends, the others wait for it (a flat group: the root to every rank; else down the binomial tree,
+// each rank passing it on). Its one flag, flag_bcast, is no sweep's: a barrier's release on the same pSync just
+// before (the checked build's agreement barriers, or the program's own) may still be pending at a rank when the root
+// sends, and two raises of one flag before it is lowered would be one. The flag stays one-shot by the rule above: a
+// rank lowers it before it returns, and the next raise comes from a call the program may make only after that. (Not
+// the teams' broadcasts: a team's scratch is the library's own, and the program owes it no synchronization.)
+// (Not where the port has its own sweep, Epiphany's: its assembly has both halves, and a second way costs bytes.)
+int broadcast_down(const Group &g, void *dest, const void *source, size_t bytes, int root)
+{
+    {
+        if (g.flat()) {
+            if (g.rank != root) {
+                wait(g, flag_bcast);
+                return 0;
+            }
+            if (port::has_pe_step && (bytes == 0 || whole_words(dest, source, bytes)))
+                flat_send<decltype(at_root_nothing), true>(g, root, dest, source, bytes, at_root_nothing, flag_bcast);
+            else
+                flat_send(g, root, dest, source, bytes, at_root_nothing, flag_bcast);
+            return 0;
+        }
+        const int n = g.size;
+        int v = g.rank - root;
+        if (v < 0) v += n;
+        const int low = v == 0 ? n : (v & -v);
+        auto rank = [n, root](int u) { return u + root < n ? u + root : u + root - n; };
+        const void *from = source;
+        if (v != 0) {
+            wait(g, flag_bcast);
+            from = dest;
+        }
+        int d = 1;
+        while (d < low && v + d < n) d <<= 1;
+        const Msg down{static_cast<unsigned char *>(dest), static_cast<const unsigned char *>(from), bytes,
+                       flag_bcast};
+        while ((d >>= 1) != 0) send(g, rank(v + d), down);
+        return 0;
+    }
+}
+
 [[gnu::noinline]] int reduce_sweep(const Group &g, void *dest, const void *source, size_t bytes, int elem_shift,
                                    Combine combine, FlatCombine many)
 {

@@ -59,7 +59,10 @@ SHMEM_BCAST_INLINE void bcast(const char *routine, const Group &g, void *dest, c
     check_root(routine, g, root);
     check_symmetric(routine, "dest", dest, bytes);
     check_symmetric(routine, "source", source, bytes);
-    broadcast(g, dest, source, bytes, root);
+    if constexpr (port::own_sweep)
+        broadcast(g, dest, source, bytes, root);  // the port's sweep, both halves
+    else
+        broadcast_down(g, dest, source, bytes, root);
 }
 
 [[gnu::noinline]] int bcast_root(const Group &g, void *dest, const void *source, size_t bytes, int root)
