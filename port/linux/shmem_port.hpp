@@ -168,9 +168,10 @@ inline void wake(int pe)
 // yield budget allows; then the wait sleeps. The budget adapts to how long recent waits took (wait_until): a wait
 // that went to sleep and was woken within the budget again doubles it (yielding longer would have caught it), one
 // that slept for much longer halves it (a long wait should not keep a CPU busy). True if done() became true.
-// The looks are bounded in number too (yield_looks_max), so that end_grace_polls stays about a second of looks.
+// The looks are bounded in number too (yield_looks_max), so that end_grace_polls, which counts them, stays about a
+// second (1 to 1.3 s) whether a yield phase makes few looks or all of them.
 inline constexpr uint64_t yield_budget_min_ns = 20000, yield_budget_max_ns = 1000000;
-inline constexpr int yield_looks_max = 8192;
+inline constexpr int yield_looks_max = 256;
 extern uint64_t yield_budget_ns;  // this PE's, private (relaxed atomics: a PE's threads may wait at once)
 inline uint64_t now_ns()
 {
@@ -219,7 +220,7 @@ inline void wake_if_sleeping(int pe)
 // for it. wait_until polls, then looks at done() once a backstop period (1 ms) when nothing wakes it.
 inline constexpr bool ends_observed = true;
 inline void notify_end(int pe) { wake(pe); }  // a seq_cst add first: after the store that tells the PE
-inline unsigned end_grace_polls() { return unsigned(geometry.spin + yield_looks_max) + 1000u; }
+inline unsigned end_grace_polls() { return unsigned(geometry.spin + (geometry.yields != 0 ? yield_looks_max : 0)) + 1000u; }
 
 // The user's puts and AMOs notify their target, and the user's waits sleep (shmem::detail::wait_user_write):
 // notify is a read of the target's `sleeping` word and, only for a sleeper, a wake-up.
