@@ -198,6 +198,22 @@ void sweep_wait_ended(const void *group, const volatile long *flag)
     sweep_flat(g, root, nullptr, nullptr, 0, at_root_nothing);  // arrive, and wait for the root's message
 }
 
+// A sweep's down half (sweep_generic's, and the active-set broadcast's): rank v relative to the root (low: its
+// lowest set bit, n for the root) waits for its parent's message on `flag` (all but the root), then passes what came
+// down (the root: from) to its children v + d, for every power of two d below both low and n - v, farthest first.
+static void sweep_down(const Group &g, int root, int v, int low, void *dest, const void *from, size_t m, int flag)
+{
+    const int n = g.size;
+    if (v != 0) {
+        wait(g, flag);
+        from = dest;
+    }
+    int d = 1;
+    while (d < low && v + d < n) d <<= 1;
+    const Msg down{dest, from, m, flag};
+    while ((d >>= 1) != 0) send(g, v + d + root < n ? v + d + root : v + d + root - n, down);
+}
+
 void sweep_generic(const Group &g, int root, const Sweep &s)
 {
     const int n = g.size;
@@ -225,15 +241,7 @@ void sweep_generic(const Group &g, int root, const Sweep &s)
             }
         if (v != 0) raise_flag(g, g.world(rank(v - low)), flag);
     }
-    if (v != 0) {
-        wait(g, flag_release);
-        from = dest;
-    }
-    // the children: v + d for every power of two d below both low and n - v
-    int d = 1;
-    while (d < low && v + d < n) d <<= 1;
-    const Msg down{dest, from, m, flag_release};
-    while ((d >>= 1) != 0) send(g, rank(v + d), down);
+    sweep_down(g, root, v, low, dest, from, m, flag_release);
 }
 
 // The deprecated active-set broadcasts (OpenSHMEM 1.4): before any PE calls one, the program must ensure that the
@@ -263,18 +271,7 @@ int broadcast_down(const Group &g, void *dest, const void *source, size_t bytes,
         const int n = g.size;
         int v = g.rank - root;
         if (v < 0) v += n;
-        const int low = v == 0 ? n : (v & -v);
-        auto rank = [n, root](int u) { return u + root < n ? u + root : u + root - n; };
-        const void *from = source;
-        if (v != 0) {
-            wait(g, flag_bcast);
-            from = dest;
-        }
-        int d = 1;
-        while (d < low && v + d < n) d <<= 1;
-        const Msg down{static_cast<unsigned char *>(dest), static_cast<const unsigned char *>(from), bytes,
-                       flag_bcast};
-        while ((d >>= 1) != 0) send(g, rank(v + d), down);
+        sweep_down(g, root, v, v == 0 ? n : (v & -v), dest, source, bytes, flag_bcast);
         return 0;
     }
 }
