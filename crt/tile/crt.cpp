@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <signal.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <sys/time.h>
@@ -185,3 +186,10 @@ void _exit(int status) { port::finish(status); }
 // exit(), atexit(), abort(), assert: crt/common/exit.cpp.
 
 }  // extern "C"
+
+// Before a report that ends the run: newlib's partly written lines go out (the host ends them).
+void shmem::port::flush_console()
+{
+    fflush(stdout);
+    fflush(stderr);
+}

@@ -264,6 +264,9 @@ inline constexpr bool has_private_heap = true;
 inline constexpr size_t heap_alignment = 64;
 
 // The console: records in this PE's mailbox ring, which the host drains (port.cpp, crt/common/console_ring.hpp);
-// the defaults of console_write_early, flush_console and console_release_if_mine serve it.
+// the defaults of console_write_early and console_release_if_mine serve it. newlib buffers stdout by line
+// (crt.cpp says the console is a terminal): flush_console writes out a partial line before a report that ends
+// the run (crt.cpp).
+void flush_console();
 
 }  // namespace shmem::port

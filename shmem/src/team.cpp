@@ -131,7 +131,11 @@ void fail_bad_team(const char *routine, shmem_team_t team)
         u.m().s("team is SHMEM_TEAM_INVALID; expected a team this PE belongs to");
         u.fail();
     }
-    if (!is_element(team, team_objects)) {
+    // Where every PE has its own copy of the image at an address of its own (TILE), another PE's handle points into
+    // that PE's copy: it is taken as this PE's object at the same place. (Where the copies share their addresses,
+    // such a handle is one of this PE's objects already.)
+    const shmem_team_s *local = is_element(team, team_objects) ? team : port::remote_ptr(team, port::my_pe());
+    if (!is_element(local, team_objects)) {
         u.m().s("team = ").p(team).s(" is not a team handle: not SHMEM_TEAM_WORLD, SHMEM_TEAM_SHARED nor a team that ")
             .s("a shmem_team_split_* made (an uninitialised shmem_team_t, or a pointer to other data)");
         u.fail();
@@ -139,13 +143,13 @@ void fail_bad_team(const char *routine, shmem_team_t team)
     // A free object of this PE: one that held a team of this PE (destroyed), or where another PE has a live team in
     // the object at this address, most likely that PE's handle: a team of a split that gave this PE
     // SHMEM_TEAM_INVALID. (This PE's own record first: the others may not have finished destroying theirs.)
-    if (team->my_pe == destroyed_mark) {
+    if (local->my_pe == destroyed_mark) {
         u.m().s("team = ").p(team).s(" is a team that was destroyed (shmem_team_destroy, or the last shmem_finalize)");
         u.fail();
     }
     for (int pe = 0; pe < port::n_pes(); ++pe) {
         if (pe == port::my_pe()) continue;
-        const shmem_team_s *theirs = port::remote_ptr(team, pe);
+        const shmem_team_s *theirs = port::remote_ptr(local, pe);
         const int size = __atomic_load_n(&theirs->size, __ATOMIC_RELAXED);
         if (size != 0) {
             u.m().s("team = ").p(team).s(" is not a team of this PE: PE ").i(pe).s(" has a team of ").i(size)
