@@ -10,13 +10,16 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <iterator>
+#include <memory>
 #include <random>
 #include <regex>
 #include <sstream>
 #include <string>
 #include <vector>
 
-#include "isa.hpp"
+#include "tilegx/chip.hpp"
+#include "tilegx/isa.hpp"
 
 using namespace tgxsim;
 
@@ -229,6 +232,185 @@ TEST(TgxsimBinutils, RandomBundlesDecodeAsObjdumpDoes) {
             ADD_FAILURE() << std::hex << words[i] << ": " << got << " (objdump: " << expected[i] << ")";
     }
     EXPECT_EQ(bad, 0u) << "of " << words.size() << " bundles";
+}
+
+
+// ---- the chip, running code assembled here ----------------------------------------------------------------------
+
+// Each program is assembled on its own and copied to its tile's code address (8 KiB apart from 0x10000); data at
+// 0x80000. A program ends in nap (the tile stops).
+constexpr uint64_t kMem = 0x10000, kData = 0x80000;
+uint64_t code_at(unsigned tile) { return kMem + 0x2000 * tile; }
+
+std::vector<uint8_t> assemble(const std::string& source) {
+    TempDir d;
+    EXPECT_FALSE(d.path.empty());
+    {
+        std::ofstream f(d.path + "/p.s");
+        f << source << "\n";
+    }
+    const std::string o = d.path + "/p.o", bin = d.path + "/p.bin";
+    EXPECT_EQ(std::system(("'" + tool("as") + "' '" + d.path + "/p.s' -o '" + o + "'").c_str()), 0) << source;
+    EXPECT_EQ(std::system(("'" + tool("objcopy") + "' -O binary -j .text '" + o + "' '" + bin + "'").c_str()), 0);
+    std::ifstream f(bin, std::ios::binary);
+    return std::vector<uint8_t>(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
+}
+
+struct ChipRun {
+    std::unique_ptr<Chip> chip;
+    Chip::Stop stop = Chip::Stop::Budget;
+};
+
+// Tile k runs programs[k] (an empty one: the tile is not started).
+ChipRun run_programs(const std::vector<std::string>& programs, uint64_t cycles = 100000, unsigned cols = 6,
+                 unsigned rows = 6, unsigned queue_words = 32) {
+    ChipConfig cfg;
+    cfg.cols = cols;
+    cfg.rows = rows;
+    cfg.mem_base = kMem;
+    cfg.mem_size = 0x400000;
+    cfg.udn_queue_words = queue_words;
+    // 64 KiB "partitions" homed at tiles 0, 1, ...: 0x80000 is tile 7's (x 1, y 1), 0x240000 tile 35's.
+    cfg.partition_base = kMem;
+    cfg.log2_partition = 16;
+    for (unsigned k = 0; k < cols * rows; ++k) cfg.partition_tile.push_back(k);
+    ChipRun r;
+    r.chip = std::make_unique<Chip>(cfg);
+    for (size_t k = 0; k < programs.size(); ++k) {
+        if (programs[k].empty()) continue;
+        const auto bytes = assemble(programs[k]);
+        r.chip->host_write(code_at(unsigned(k)), bytes.data(), bytes.size());
+    }
+    for (size_t k = 0; k < programs.size(); ++k)
+        if (!programs[k].empty()) r.chip->start(unsigned(k), code_at(unsigned(k)), 0);
+    r.stop = r.chip->run(cycles);
+    return r;
+}
+
+TEST(TgxsimChip, ABundleReadsItsSourcesBeforeItWrites) {
+    ChipRun r = run_programs({"movei r2, 5\n movei r3, 7\n { add r1, r2, r3 ; addi r2, r2, 1 }\n"
+                          " { move r4, r5 ; move r5, r4 }\n nap"});
+    ASSERT_EQ(r.stop, Chip::Stop::Quiescent) << r.chip->fault().what;
+    EXPECT_EQ(r.chip->reg(0, 1), 12u);
+    EXPECT_EQ(r.chip->reg(0, 2), 6u);
+    EXPECT_EQ(r.chip->state(0), Chip::TileState::Napping);
+}
+
+TEST(TgxsimChip, BitFieldsWrapAndMasksSelect) {
+    ChipRun r = run_programs({"moveli r1, -1\n bfextu r2, r1, 60, 3\n"  // bits 60..63 and 0..3: 8 ones
+                          " movei r3, 0\n bfins r3, r1, 62, 1\n"     // ones at 62, 63, 0, 1
+                          " movei r4, 9\n mz r5, zero, r4\n mnz r6, zero, r4\n"
+                          " moveli r7, 0x1234\n v4int_l r8, r7, r4\n nap"});
+    ASSERT_EQ(r.stop, Chip::Stop::Quiescent) << r.chip->fault().what;
+    EXPECT_EQ(r.chip->reg(0, 2), 0xffu);
+    EXPECT_EQ(r.chip->reg(0, 3), 0xc000000000000003ull);
+    EXPECT_EQ(r.chip->reg(0, 5), 9u);
+    EXPECT_EQ(r.chip->reg(0, 6), 0u);
+    EXPECT_EQ(r.chip->reg(0, 8), 0x0000123400000009ull);
+}
+
+TEST(TgxsimChip, SprsTheProgramsRead) {
+    // Tile 8 of a 6 x 6 chip is x 2, y 1.
+    std::vector<std::string> p(9);
+    p[8] = "mfspr r1, TILE_COORD\n mfspr r2, CYCLE\n mfspr r3, CYCLE\n"
+           "moveli r10, 8\n shl16insli r10, r10, 0\n movei r11, 5\n st r10, r11\n"
+           "movei r12, 5\n mtspr CMPEXCH_VALUE, r12\n movei r13, 9\n cmpexch r14, r10, r13\n"
+           "cmpexch r15, r10, r11\n ld r16, r10\n nap";
+    ChipRun r = run_programs(p);
+    ASSERT_EQ(r.stop, Chip::Stop::Quiescent) << r.chip->fault().what;
+    EXPECT_EQ(r.chip->reg(8, 1), uint64_t(2) << 18 | uint64_t(1) << 7);
+    EXPECT_EQ(r.chip->reg(8, 3) - r.chip->reg(8, 2), 1u);
+    EXPECT_EQ(r.chip->reg(8, 14), 5u);  // it matched: 9 stored
+    EXPECT_EQ(r.chip->reg(8, 15), 9u);  // no match: unchanged
+    EXPECT_EQ(r.chip->reg(8, 16), 9u);
+}
+
+TEST(TgxsimChip, AnSprItDoesNotModelFaults) {
+    ChipRun r = run_programs({"mfspr r1, MPL_UDN_ACCESS\n nap"});
+    ASSERT_EQ(r.stop, Chip::Stop::Fault);
+    EXPECT_NE(r.chip->fault().what.find("MPL_UDN_ACCESS"), std::string::npos) << r.chip->fault().what;
+    EXPECT_EQ(r.chip->fault().pc, code_at(0));
+}
+
+TEST(TgxsimChip, MisalignedAndOutsideAccessesFault) {
+    ChipRun r = run_programs({"moveli r10, 8\n shl16insli r10, r10, 4\n ld r1, r10\n nap"});
+    ASSERT_EQ(r.stop, Chip::Stop::Fault);
+    EXPECT_NE(r.chip->fault().what.find("misaligned"), std::string::npos) << r.chip->fault().what;
+    ChipRun o = run_programs({"movei r10, 8\n ld r1, r10\n nap"});
+    ASSERT_EQ(o.stop, Chip::Stop::Fault);
+    EXPECT_NE(o.chip->fault().what.find("outside memory"), std::string::npos) << o.chip->fault().what;
+}
+
+TEST(TgxsimChip, AnUndecodableBundleFaultsNamingIt) {
+    ChipRun r = run_programs({".quad 0xffffffffffffffff"});
+    ASSERT_EQ(r.stop, Chip::Stop::Fault);
+    EXPECT_NE(r.chip->fault().what.find("not a TILE-Gx encoding"), std::string::npos) << r.chip->fault().what;
+}
+
+// A tile sees its own store at once; mf waits until it has landed, which takes time (posted stores: here to
+// memory homed 10 hops away).
+TEST(TgxsimChip, StoresArePostedAndMfWaitsForThem) {
+    ChipRun r = run_programs({"moveli r10, 0x24\n shl16insli r10, r10, 0\n movei r11, 42\n st r10, r11\n ld r12, r10\n"
+                          "mfspr r5, CYCLE\n mf\n mfspr r6, CYCLE\n mf\n mfspr r7, CYCLE\n nap"});
+    ASSERT_EQ(r.stop, Chip::Stop::Quiescent) << r.chip->fault().what;
+    EXPECT_EQ(r.chip->reg(0, 12), 42u);
+    EXPECT_GT(r.chip->reg(0, 6) - r.chip->reg(0, 5), 2u);  // the first mf waited
+    EXPECT_EQ(r.chip->reg(0, 7) - r.chip->reg(0, 6), 2u);  // nothing left to wait for: mf and mfspr, a cycle each
+    uint64_t v = 0;
+    r.chip->host_read(0x240000, &v, 8);
+    EXPECT_EQ(v, 42u);
+}
+
+// Another tile reads the old value until the store lands: a missing fence shows.
+TEST(TgxsimChip, AnotherTileSeesAStoreOnlyOnceItLands) {
+    // Tile 0 stores 1 at cycle ~3; tile 1 (started with it) reads at once, then after a while.
+    ChipRun r = run_programs({"moveli r10, 8\n shl16insli r10, r10, 0\n movei r11, 1\n st r10, r11\n nap",
+                          "moveli r10, 8\n shl16insli r10, r10, 0\n nop\n nop\n ld r1, r10\n"
+                          "movei r3, 20\n1: addi r3, r3, -1\n bnez r3, 1b\n ld r2, r10\n nap"});
+    ASSERT_EQ(r.stop, Chip::Stop::Quiescent) << r.chip->fault().what;
+    EXPECT_EQ(r.chip->reg(1, 1), 0u);
+    EXPECT_EQ(r.chip->reg(1, 2), 1u);
+}
+
+// "header, word" from tile 0 to tile 1 (x 1, y 0), which waits for it in a read of udn0.
+const char* kSendOne = "moveli r20, 4\n shl16insli r20, r20, 1\n moveli r21, 0x77\n"
+                       "move udn0, r20\n move udn0, r21\n nap";
+
+TEST(TgxsimChip, AUdnWordArrivesAndEndsAWait) {
+    ChipRun r = run_programs({kSendOne, "mfspr r2, UDN_DATA_AVAIL\n move r1, udn0\n mfspr r3, UDN_DATA_AVAIL\n nap"});
+    ASSERT_EQ(r.stop, Chip::Stop::Quiescent) << r.chip->fault().what;
+    EXPECT_EQ(r.chip->reg(1, 1), 0x77u);
+    EXPECT_EQ(r.chip->reg(1, 2), 0u);  // nothing there yet when it looked
+    EXPECT_EQ(r.chip->reg(1, 3), 0u);  // taken
+}
+
+TEST(TgxsimChip, EveryTileWaitingOnTheUdnIsQuiescentAndSaysWhere) {
+    ChipRun r = run_programs({"move r1, udn0\n nap", "move r1, udn0\n nap"});
+    ASSERT_EQ(r.stop, Chip::Stop::Quiescent);
+    EXPECT_EQ(r.chip->state(0), Chip::TileState::Receiving);
+    EXPECT_EQ(r.chip->state(1), Chip::TileState::Receiving);
+    EXPECT_NE(r.chip->describe(1).find("x 1 y 0, pc 0x12000, waiting on the UDN (udn0"), std::string::npos)
+        << r.chip->describe(1);
+    EXPECT_NE(r.chip->describe(1).find("move r1, udn0"), std::string::npos) << r.chip->describe(1);
+}
+
+// A queue never silently stalls its senders: one that would hold more than its depth faults.
+TEST(TgxsimChip, AQueueThatOverflowsFaults) {
+    const std::string flood = "moveli r20, 4\n shl16insli r20, r20, 1\n movei r3, 40\n"
+                              "1: move udn0, r20\n move udn0, r3\n addi r3, r3, -1\n bnez r3, 1b\n nap";
+    ChipRun r = run_programs({flood, "nap"}, 100000, 6, 6, 32);
+    ASSERT_EQ(r.stop, Chip::Stop::Fault);
+    EXPECT_NE(r.chip->fault().what.find("overflows"), std::string::npos) << r.chip->fault().what;
+    EXPECT_EQ(r.chip->fault().tile, 0u);
+}
+
+TEST(TgxsimChip, AHeaderOutsideTheChipOrWithOtherBitsFaults) {
+    ChipRun r = run_programs({"moveli r20, 40\n shl16insli r20, r20, 1\n move udn0, r20\n nap"});  // x 10
+    ASSERT_EQ(r.stop, Chip::Stop::Fault);
+    EXPECT_NE(r.chip->fault().what.find("no tile of the chip"), std::string::npos) << r.chip->fault().what;
+    ChipRun d = run_programs({"moveli r20, 4\n shl16insli r20, r20, 0x21\n move udn0, r20\n nap"});  // bit 5
+    ASSERT_EQ(d.stop, Chip::Stop::Fault);
+    EXPECT_NE(d.chip->fault().what.find("demux"), std::string::npos) << d.chip->fault().what;
 }
 
 #endif  // TGXSIM_TOOLS
