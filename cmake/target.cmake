@@ -34,6 +34,8 @@
 #       footprint           the footprint budget programs are guarded (SHMEM_FOOTPRINT_BUDGET)
 #       ends_observed       a library wait that a PE's end left endless is reported (port::ends_observed)
 #       ends_observed_with_checks  the same in the builds with SHMEM_CHECKS only
+#       simulated_isa       oshrun's own instruction-set simulator runs the images: a test checks that it executes
+#                           every instruction of every image built (oshrun warns of any other at each run)
 #   SHMEM_ELF_MACHINE            the images' machine as readelf names it (a test checks every image), "" for the
 #                                host's own
 #   SHMEM_IMAGE_MACHINE          what oshrun's refusal of a foreign image names (with image_checks)
@@ -50,7 +52,7 @@ set(_shmem_target_facts SHMEM_PORT SHMEM_PORT_VARIANT SHMEM_TARGET_SUMMARY SHMEM
 set(_shmem_optional_facts SHMEM_FOOTPRINT_BUDGET SHMEM_CRT_COMMON)
 set(_shmem_known_capabilities run emulator icount gdb_stub hosted libc_crt libc_host default_heap image_checks
     local_memory_link small_checked_conformance msg_channel msg_channel_option ipi_get_option sanitizers footprint
-    ends_observed ends_observed_with_checks)
+    ends_observed ends_observed_with_checks simulated_isa)
 
 # shmem_target_names(<out> <dir>): the targets whose facts files are in <dir>, sorted.
 function(shmem_target_names out dir)

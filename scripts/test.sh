@@ -20,7 +20,7 @@ suites=(
   "virt-configs|virt again with TESTSET-lock atomics and the dissemination barrier (the mechanism families), and in Release (every test, and the instruction-count guard of the fast paths)"
   "linux-configs|linux again under ASan+UBSan and under TSan, with the channels over its emulated message queue, built for aarch64 and armhf and run under qemu-user, and the Open MPI comparison as a smoke run"
   "epiphany|Epiphany-III on oshrun's simulator in MinSizeRel (with the footprint guard) and with checks and the dissemination barrier, the simulator's own tests, an Epiphany-IV subset at 64 cores"
-  "tile|TILE-Gx and TILEPro: every image built, of its machine, and placed by oshrun --dry-run; the footprint report; the TILE-Gx simulator's decoder against binutils"
+  "tile|TILE-Gx: every test on oshrun's simulator, the simulator's own tests; TILEPro: every image built, of its machine, and placed by oshrun --dry-run; the footprint reports"
   "template|the template port (port/template), built on the host compiler, so the port contract cannot drift from it"
   "install|a user's programs built from an installed prefix of every target four ways (oshcc, oshc++, find_package, add_subdirectory), run where they can"
   "fuzz|oshrun's parsers of untrusted input (images, the console stream) under libFuzzer, 60 s each, side by side"
@@ -149,6 +149,7 @@ suite_epiphany_e16() {  # (called where set -e is off: each step's failure is re
 suite_tile() {
   toolchain tile
   preset tilegx
+  preset tilegx-release
   preset tilepro
   # The TILE-Gx simulator's own tests (its decoder against binutils' assembler and disassembler), built by the
   # shared host build with this toolchain's binutils, named here as for the Epiphany simulator's.

@@ -1,7 +1,8 @@
-# tilegx: Tilera TILE-Gx36 (6x6 tiles) bare metal, one tile per PE. Nothing here runs a TILE image: built and placed (docs/tile.md).
+# tilegx: Tilera TILE-Gx36 (6x6 tiles) bare metal, one tile per PE, run on oshrun's own TILE-Gx simulator
+# (sim/tilegx, docs/tile.md).
 set(SHMEM_PORT tile)
 set(SHMEM_PORT_VARIANT tilegx)                # port/tile/tilegx: the chip's constants (and cmake/toolchain-tile.cmake's compiler)
-set(SHMEM_TARGET_SUMMARY "Tilera TILE-Gx36 (6x6 tiles), one tile per PE; plan and boot files only")
+set(SHMEM_TARGET_SUMMARY "Tilera TILE-Gx36 (6x6 tiles), one tile per PE; runs on oshrun's TILE-Gx simulator")
 set(SHMEM_MAX_PES 36)                     # the chip's tiles (TSHMEM's measurements)
 set(SHMEM_BARRIER_DEFAULT wand)
 set(SHMEM_SMALL_SIZES_DEFAULT OFF)
@@ -10,6 +11,8 @@ set(SHMEM_TREE_PES "")
 set(SHMEM_PORT_DEFINITIONS "")
 set(SHMEM_CORE_SOURCE_OPTIONS "")
 set(SHMEM_CAPABILITIES
+  run                 # on oshrun's TILE-Gx simulator (sim/tilegx)
+  simulated_isa       # ... which executes every instruction of every image built (a test scans them)
   msg_channel         # the shmemx channels' values travel as UDN messages
   footprint           # the footprint report of bench/footprint runs as a test (no budget)
 )

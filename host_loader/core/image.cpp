@@ -149,7 +149,7 @@ std::vector<Section> alloc_sections(Elf* e, const std::string& path) {
         if (!(sh.sh_flags & SHF_ALLOC) || sh.sh_size == 0) continue;
         const char* name = elf_strptr(e, shstrndx, sh.sh_name);
         sections.push_back({name ? name : "[" + std::to_string(elf_ndxscn(scn)) + "]", sh.sh_addr, sh.sh_size,
-                            sh.sh_type});
+                            sh.sh_type, (sh.sh_flags & SHF_EXECINSTR) != 0});
     }
     std::stable_sort(sections.begin(), sections.end(), [](auto& a, auto& b) { return a.addr < b.addr; });
     return sections;

@@ -19,6 +19,7 @@ struct Section {  // one SHF_ALLOC section with a size, for messages that name w
     std::string name;
     uint64_t addr, size;
     uint32_t type;              // SHT_PROGBITS, SHT_NOBITS, ...
+    bool exec = false;          // SHF_EXECINSTR: instructions
 };
 
 // One entry of a dynamic relocation section (SHF_ALLOC, SHT_RELA: .rela.dyn, .rela.plt), as read for a target whose

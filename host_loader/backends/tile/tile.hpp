@@ -9,8 +9,9 @@
 // word-sized ones against symbols it defines);
 // then the console mailboxes, one per PE, right after the last partition.
 //
-// Nothing can start TILE tiles here: there is neither a board nor an emulator. A run plans, writes the boot files
-// (--boot-dir) and stops with status 125; --dry-run prints the plan.
+// TILE-Gx runs on the project's simulator (sim/tilegx); nothing can start TILEPro tiles here (no board, no
+// simulator yet): such a run plans, writes the boot files (--boot-dir) and stops with status 125. --dry-run prints
+// the plan.
 #pragma once
 
 #include <cstdint>
@@ -105,6 +106,17 @@ std::string tile_plan_text(const Target& t, const TilePlan& plan, const Image& i
 // then where each file goes and how the tiles start). Throws Failure (status 1) if it cannot write them.
 void write_tile_boot_dir(const Target& t, const TilePlan& plan, const Image& img, const std::string& dir);
 
+// Runs the plan on the project's TILE-Gx simulator (tile_sim.cpp; tilegx only): every PE's boot block and image
+// written, the tiles started one after another (OSHRUN_SIM_START_GAP, _SEED, _TRACE, _TRACE_PES, _STATS as for
+// Epiphany's simulator), the mailboxes drained. Returns the run's status as run_mesh does; 139 when a tile faults
+// (an access outside memory or misaligned, an instruction or SPR the simulator does not model, a trap), with the
+// PE, tile, pc and cause on stderr; 124 with every waiting tile's pc when no tile can go on (a deadlock) or on
+// timeout.
+int run_tile_sim(const Target& t, const TilePlan& plan, const Image& img, const Request& req);
+// "" if the simulator executes every instruction of the image's executable sections; else what it lacks (each
+// mnemonic, how often and where first), for a warning: a run faults only if it reaches one.
+std::string tilegx_unexecuted(const Image& img);
+
 class TileBackend final : public Backend {
 public:
     const std::vector<Target>& targets() const override;
@@ -113,7 +125,7 @@ public:
     // load_image (which keeps the relocations: loader_relocates), then check_tile_image.
     Image load(const Target& t, const Request& req) const override;
     // The plan; --boot-dir's files (with a warning about files of PEs this run does not have); --dry-run prints the
-    // plan and returns 0; else Failure with status 125: nothing can start TILE tiles.
+    // plan and returns 0; else tilegx runs on the simulator (run_tile_sim), tilepro fails with status 125.
     int run(const Target& t, const Image& img, const Request& req) const override;
 };
 

@@ -1,6 +1,6 @@
-// The TILE backend (tile.hpp): its targets, its options, the boot files, and the run: no TILE board or emulator
-// exists for this loader, so a run ends once it has printed its plan (--dry-run) or written what a board's boot
-// loader would load (--boot-dir).
+// The TILE backend (tile.hpp): its targets, its options, the boot files, and the run: TILE-Gx on the project's
+// simulator (tile_sim.cpp); no TILEPro board or simulator exists for this loader, so a TILEPro run ends once it has
+// printed its plan (--dry-run) or written what a board's boot loader would load (--boot-dir).
 #include <elf.h>
 #include <tile/boot_block.h>
 #include <unistd.h>
@@ -89,7 +89,7 @@ const std::vector<Target>& TileBackend::targets() const {
     // A PIE linked at 0, one copy per tile in the tile's partition of the shared physical memory, which oshrun
     // relocates for that partition (crt/tile/boot_block.h). The whole chip's tiles, from tile (0, 0).
     static const std::vector<Target> list = {
-        {"tilegx", "Tilera TILE-Gx36 (6x6 tiles), one tile per PE; plan and boot files only", 36, EM_TILEGX,
+        {"tilegx", "Tilera TILE-Gx36 (6x6 tiles), one tile per PE; runs on oshrun's TILE-Gx simulator", 36, EM_TILEGX,
          ELFCLASS64, ELFDATA2LSB, ET_DYN, 0, SHMEM_TILE_IMAGE_OFFSET, 64 * KiB, SHMEM_TILE_MIN_STACK, GiB, true,
          {6, 6, 0, 0}},
         {"tilepro", "Tilera TILEPro64 (8x8 tiles), one tile per PE; plan and boot files only", 64, EM_TILEPRO,
@@ -112,8 +112,10 @@ std::string TileBackend::help() const {
            "                         .bss included, relocated for its partition) and DIR/plan.txt (the placement,\n"
            "                         the physical address each file goes to, the tile each PE starts on); with\n"
            "                         --dry-run too\n"
-           "  No TILE board or emulator exists for oshrun (docs/tile.md): --dry-run prints the placement and exits\n"
-           "  0; without it oshrun stops with 125 once --boot-dir's files are written. PEs fill a rectangle of\n"
+           "  tilegx runs on oshrun's own TILE-Gx simulator (OSHRUN_SIM_SEED, _TRACE, _TRACE_PES, _START_GAP,\n"
+           "  _STATS: docs/tile.md). No TILEPro board or simulator exists for oshrun: --dry-run prints the\n"
+           "  placement and exits 0; without it oshrun stops with 125 once --boot-dir's files are written.\n"
+           "  PEs fill a rectangle of\n"
            "  min(N, chip columns) columns row by row from tile (0, 0); -x and SHMEM_* go into their boot blocks.\n"
            "\n";
 }
@@ -123,8 +125,11 @@ Image TileBackend::load(const Target& t, const Request& req) const {
 }
 
 int TileBackend::run(const Target& t, const Image& img, const Request& req) const {
-    const std::string none = " (there is no TILE board or emulator for this loader; see docs/tile.md)";
+    const std::string none = " (there is no TILEPro board or simulator for this loader; see docs/tile.md)";
     const TilePlan plan = plan_tile(t, img, req);
+    if (tile_variant(t).machine == EM_TILEGX)
+        if (const std::string lacks = tilegx_unexecuted(img); !lacks.empty())
+            std::fprintf(stderr, "oshrun: warning: %s\n", lacks.c_str());
     if (!req.boot_dir.empty()) {
         write_tile_boot_dir(t, plan, img, req.boot_dir);
         const std::vector<std::string> stale = stale_files(req.boot_dir, plan.npes);
@@ -140,7 +145,8 @@ int TileBackend::run(const Target& t, const Image& img, const Request& req) cons
         return 0;
     }
     if (req.verbose) std::fprintf(stderr, "%s", tile_plan_text(t, plan, img).c_str());
-    throw Failure(std::string(t.name) + ": no backend can start TILE tiles" + none + "; " +
+    if (tile_variant(t).machine == EM_TILEGX) return run_tile_sim(t, plan, img, req);
+    throw Failure(std::string(t.name) + ": no backend can start TILEPro tiles" + none + "; " +
                       (req.boot_dir.empty()
                            ? "--boot-dir DIR writes the files a board's boot loader needs, --dry-run prints the plan"
                            : "the boot files are in " + req.boot_dir + " (plan.txt says where each goes)"),
