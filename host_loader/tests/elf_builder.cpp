@@ -255,6 +255,11 @@ void set_tile_relocations(TestElf& e, const std::vector<TestRela>& entries) {
         if (s.name == ".rela.dyn") s.size = bytes.size();
 }
 
+uint8_t tile_code_byte(unsigned char elf_class, size_t i) {
+    // TILE-Gx: "{ nop ; nop }" bundles (little-endian), which oshrun's simulator executes; TILEPro: a ramp.
+    return elf_class == ELFCLASS64 ? uint8_t(0x286b080051485000ull >> (8 * (i % 8))) : uint8_t(i);
+}
+
 TestElf tile_elf(unsigned char elf_class) {
     TestElf e;
     e.elf_class = elf_class;
@@ -264,7 +269,7 @@ TestElf tile_elf(unsigned char elf_class) {
     TestSegment code;
     code.vaddr = 0;
     code.data.resize(0x1000);
-    for (size_t i = 0; i < 0x800; ++i) code.data[i] = uint8_t(i);
+    for (size_t i = 0; i < 0x800; ++i) code.data[i] = tile_code_byte(elf_class, i);
     code.flags = PF_R | PF_X;
     TestSegment data;
     data.vaddr = 0x2000;

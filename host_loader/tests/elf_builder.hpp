@@ -86,6 +86,8 @@ TestElf epiphany_elf();
 // The relocations, all RELATIVE (tilegx 19, tilepro 13), set the fields at 0x2000 + k * field for k = 0..3 to
 // addends 0x100 (_start), 0x2010 (in .data), 0x4ff8 (in .bss) and 0 (the image's start).
 TestElf tile_elf(unsigned char elf_class = ELFCLASS64);
+// Byte i of tile_elf's .text (0x800 bytes at 0): TILE-Gx nop bundles, a ramp for TILEPro.
+uint8_t tile_code_byte(unsigned char elf_class, size_t i);
 // The relocations of tile_elf, to change and put back with set_tile_relocations.
 std::vector<TestRela> tile_relocations(unsigned char elf_class = ELFCLASS64);
 // Replaces e's .rela.dyn entries (in its code segment at 0x800; at most 0x800 bytes of them).

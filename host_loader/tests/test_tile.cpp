@@ -879,7 +879,7 @@ TEST_F(TilePlanTest, RelocatedTileGx) {
         if (i < 0x2000 || i >= 0x2020) {
             ASSERT_EQ(bytes[i], gx_image.flat[i]) << i;
         }
-    EXPECT_EQ(bytes[0x7ff], 0xff);
+    EXPECT_EQ(bytes[0x7ff], tile_code_byte(ELFCLASS64, 0x7ff));
     EXPECT_EQ(bytes[0x2020], 0xd0);
     // A 64-bit load address: all 8 bytes of the field.
     EXPECT_EQ(le64(relocate_tile_image(gx(), gx_image, 0xf40010000), 0x2008), 0xf40012010u);
@@ -936,7 +936,7 @@ TEST_F(TilePlanTest, BootDirFiles) {
         EXPECT_EQ(b, p.pes[k].boot);
         const std::vector<uint8_t> img = slurp_bytes(boot + "/pe" + std::to_string(k) + ".image");
         ASSERT_EQ(img.size(), 0x5000u);  // memory size: .bss included
-        for (size_t i = 0; i < 0x800; ++i) ASSERT_EQ(img[i], uint8_t(i)) << i;
+        for (size_t i = 0; i < 0x800; ++i) ASSERT_EQ(img[i], tile_code_byte(ELFCLASS64, i)) << i;
         const uint64_t load = 0x10010000 + k * 0x4000000ull;
         EXPECT_EQ(le64(img, 0x2000), load + 0x100);
         EXPECT_EQ(le64(img, 0x2018), load);
@@ -1018,19 +1018,42 @@ TEST_F(TileOshrun, DryRun) {
     EXPECT_HAS(out, "partition 2 MiB");
 }
 
-TEST_F(TileOshrun, NothingCanStartTheTiles) {
-    EXPECT_EQ(oshrun("--target tilegx -np 2 " + image), 125);
+// TILE-Gx runs on oshrun's simulator: the image's nops run into what follows its code (.rela.dyn), which is no
+// TILE-Gx bundle, and the run ends with 139, naming the PE, the tile, the pc and the bundle.
+TEST_F(TileOshrun, TilegxRunsOnTheSimulator) {
+    EXPECT_EQ(oshrun("--target tilegx -np 2 " + image), 139);
     EXPECT_EQ(out, "");
-    EXPECT_EQ(err, "oshrun: tilegx: no backend can start TILE tiles (there is no TILE board or emulator for this "
-                   "loader; see docs/tile.md); --boot-dir DIR writes the files a board's boot loader needs, --dry-run "
-                   "prints the plan\n");
+    EXPECT_HAS(err, "oshrun: PE 0 (tile x 0 y 0, pc 0x10010800, tilegx simulator): no instruction in pipe X0: not a "
+                    "TILE-Gx encoding (bundle 0x");
+    // --boot-dir writes the files, and the run goes on.
     const std::string boot = dir.path() + "/boot";
-    EXPECT_EQ(oshrun("--target tilegx -np 2 --boot-dir " + boot + " " + image), 125);
-    EXPECT_HAS(err, "no backend can start TILE tiles");
-    EXPECT_HAS(err, "; the boot files are in " + boot + " (plan.txt says where each goes)\n");
+    EXPECT_EQ(oshrun("--target tilegx -np 2 --boot-dir " + boot + " " + image), 139);
     EXPECT_EQ(slurp_bytes(boot + "/pe1.boot").size(), 4096u);
     EXPECT_EQ(slurp_bytes(boot + "/pe1.image").size(), 0x5000u);
     EXPECT_HAS(slurp(boot + "/plan.txt"), "pe1.image: 20480 bytes to 0x14010000");
+}
+
+// An image with instructions the simulator does not execute is run all the same, with a warning.
+TEST_F(TileOshrun, TilegxWarnsOfInstructionsTheSimulatorLacks) {
+    TestElf e = tile_elf(ELFCLASS64);
+    for (size_t i = 0x400; i < 0x408; ++i) e.segments[0].data[i] = 0xff;  // an undecodable bundle at 0x400
+    const std::string odd = write_file(dir.path(), "odd.elf", e.bytes());
+    ASSERT_EQ(oshrun("--target tilegx --dry-run " + odd), 0) << err;
+    EXPECT_EQ(err, "oshrun: warning: " + odd + " has instructions oshrun's TILE-Gx simulator does not execute: "
+                   "<invalid> (1, first at 0x400); a run faults if it reaches one\n");
+}
+
+TEST_F(TileOshrun, NothingCanStartTileproTiles) {
+    EXPECT_EQ(oshrun("--target tilepro -np 2 " + pro_image), 125);
+    EXPECT_EQ(out, "");
+    EXPECT_EQ(err, "oshrun: tilepro: no backend can start TILEPro tiles (there is no TILEPro board or simulator for "
+                   "this loader; see docs/tile.md); --boot-dir DIR writes the files a board's boot loader needs, "
+                   "--dry-run prints the plan\n");
+    const std::string boot = dir.path() + "/boot";
+    EXPECT_EQ(oshrun("--target tilepro -np 2 --boot-dir " + boot + " " + pro_image), 125);
+    EXPECT_HAS(err, "no backend can start TILEPro tiles");
+    EXPECT_HAS(err, "; the boot files are in " + boot + " (plan.txt says where each goes)\n");
+    EXPECT_EQ(slurp_bytes(boot + "/pe1.boot").size(), 4096u);
     // -v prints the plan first.
     EXPECT_EQ(oshrun("--target tilepro -v " + pro_image), 125);
     EXPECT_HAS(err, "pe 0: x 0 y 0 partition 0x10000000");
