@@ -10,8 +10,9 @@
 #   SHMEM_INSTALL_TEST_EPIPHANY=build/e16           also install that Epiphany build into the same prefix and
 #                                                   build the programs for it (they cannot run here)
 #   SHMEM_INSTALL_TEST_TILE="build/tilegx build/tilepro"   also install those TILE builds and build the programs
-#                                                   for them, each image then placed by oshrun --dry-run (nothing
-#                                                   can run TILE images: docs/tile.md)
+#                                                   for them: TILE-Gx's run on oshrun's simulator, TILEPro's
+#                                                   are placed by oshrun --dry-run (nothing runs TILEPro images:
+#                                                   docs/tile.md)
 #   SHMEM_INSTALL_TEST_LINUX=build/linux            also install that linux build (into the moved prefix) and
 #                                                   build and run the programs for it: oshcc, oshc++,
 #                                                   find_package, pkg-config
@@ -28,8 +29,8 @@ app=$src/tests/install/app
 np=3
 
 step() { printf '\n== %s\n' "$*"; }
-run() {  # run <image>: at $np PEs with the variable the programs check
-  "$prefix/bin/oshrun" --timeout 60 -x LIBSHMEM_APP_GREETING=hello -np $np "$1" | tee "$work/out"
+run() {  # run <image> [oshrun options]: at $np PEs with the variable the programs check
+  "$prefix/bin/oshrun" --timeout 60 "${@:2}" -x LIBSHMEM_APP_GREETING=hello -np $np "$1" | tee "$work/out"
   [ "$(grep -c ', ok$' "$work/out")" -eq $np ] || { echo "expected $np 'ok' lines from $1" >&2; exit 1; }
 }
 
@@ -102,7 +103,7 @@ if [ -n "${SHMEM_INSTALL_TEST_EPIPHANY:-}" ]; then
   done
 fi
 if [ -n "${SHMEM_INSTALL_TEST_TILE:-}" ]; then
-  step "TILE: the same wrappers and package build for it; oshrun places each image (no board or emulator: not run)"
+  step "TILE: the same wrappers and package build for it; TILE-Gx runs on oshrun's simulator, TILEPro is placed"
   for t in $(cat "$prefix/share/libshmem/targets"); do
     case "$t" in tilegx|tilepro) ;; *) continue ;; esac
     "$prefix/bin/oshcc" --target "$t" -O2 -Wall -o "app-$t.elf" "$app/app.c"
@@ -111,10 +112,18 @@ if [ -n "${SHMEM_INSTALL_TEST_TILE:-}" ]; then
       -DCMAKE_TOOLCHAIN_FILE="$prefix/lib/cmake/libshmem/toolchain-$t.cmake" >/dev/null
     cmake --build "fp-$t" -j"$(nproc)" >/dev/null
     for img in "app-$t.elf" "app_cxx-$t.elf" "fp-$t/app.elf" "fp-$t/app_cxx.elf"; do
+      if [ "$t" = tilegx ]; then
+        run "$img" --target "$t"
+        continue
+      fi
       "$prefix/bin/oshrun" --target "$t" --dry-run -x LIBSHMEM_APP_GREETING=hello -np $np "$img" > "$work/out"
       grep -q "^pe $((np - 1)): " "$work/out" || { cat "$work/out" >&2; echo "no plan for $img" >&2; exit 1; }
     done
-    echo "$t: app.elf, app_cxx.elf and the find_package project built and placed"
+    if [ "$t" = tilegx ]; then
+      echo "$t: app.elf, app_cxx.elf and the find_package project built and run on the simulator"
+    else
+      echo "$t: app.elf, app_cxx.elf and the find_package project built and placed"
+    fi
   done
 fi
 if [ -n "$linux_build" ]; then
