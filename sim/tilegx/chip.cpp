@@ -30,6 +30,15 @@ uint64_t sx32(uint64_t v) { return sext(v, 32); }
 uint64_t rotl(uint64_t v, unsigned n) { n &= 63; return n ? v << n | v >> (64 - n) : v; }
 uint64_t mask_of(unsigned len) { return len >= 64 ? ~uint64_t(0) : (uint64_t(1) << len) - 1; }
 
+// A lane-wise operation on the 8, 4 or 2 lanes of `bits` bits of a and b (SIMD "v1", "v2", "v4" forms).
+template <class F>
+uint64_t lanes(unsigned bits, uint64_t a, uint64_t b, F f) {
+    uint64_t r = 0;
+    const uint64_t m = mask_of(bits);
+    for (unsigned at = 0; at < 64; at += bits) r |= (f((a >> at) & m, (b >> at) & m) & m) << at;
+    return r;
+}
+
 // What an instruction does with its register operands.
 enum Mem : uint8_t { M_None, M_Load, M_Store, M_Atomic, M_Hint };
 struct OpInfo {
@@ -378,6 +387,17 @@ const std::vector<OpInfo>& op_infos() {
              I_ctz, I_pcnt, I_revbytes, I_revbits, I_fsingle_pack1},
             0b010);
         alu({I_movei, I_moveli, I_lnk, I_mfspr}, 0);
+        // lane-wise (SIMD) forms: register and immediate
+        alu({I_v1add, I_v2add, I_v4add, I_v1sub, I_v2sub, I_v4sub, I_v1multu, I_v2mults, I_v1minu, I_v1maxu,
+             I_v2mins, I_v2maxs, I_v1cmpeq, I_v2cmpeq, I_v1cmpne, I_v2cmpne, I_v1cmpltu, I_v2cmpltu, I_v1cmplts,
+             I_v2cmplts, I_v1cmpleu, I_v2cmpleu, I_v1cmples, I_v2cmples, I_v1shl, I_v2shl, I_v4shl, I_v1shru, I_v2shru,
+             I_v4shru, I_v1shrs, I_v2shrs, I_v4shrs, I_v1mz, I_v2mz, I_v1mnz, I_v2mnz, I_v1int_l, I_v1int_h, I_v2int_l,
+             I_v2int_h},
+            0b110);
+        alu({I_v2addi, I_v1minui, I_v1maxui, I_v2minsi, I_v2maxsi, I_v1cmpeqi, I_v2cmpeqi, I_v1cmpltui,
+             I_v2cmpltui, I_v1cmpltsi, I_v2cmpltsi, I_v1shli, I_v2shli, I_v1shrui, I_v2shrui, I_v1shrsi, I_v2shrsi},
+            0b010);
+        alu({I_dblalign}, 0b111);  // reads its destination (the low word)
         // read their destination too
         alu({I_mula_hs_hs, I_mula_hs_hu, I_mula_hs_ls, I_mula_hs_lu, I_mula_hu_hu, I_mula_hu_ls, I_mula_hu_lu,
              I_mula_ls_ls, I_mula_ls_lu, I_mula_lu_lu, I_mulax, I_cmoveqz, I_cmovnez, I_fsingle_addsub2,
@@ -547,7 +567,18 @@ Chip::Impl::Step Chip::Impl::step(unsigned t) {
         }
         Result& o = res[s];
         if (oi.dest >= 0) o.reg = int(in.opnd[oi.dest]);
-        const uint64_t a = v[1], c = v[2];
+        const uint64_t a = v[1];
+        uint64_t c = v[2];
+        // A lane-wise form's immediate applies to every lane (sign-extended to the lane's width).
+        switch (in.op) {
+        case I_v1minui: case I_v1maxui: case I_v1cmpeqi: case I_v1cmpltui: case I_v1cmpltsi:
+            c = (c & 0xff) * 0x0101010101010101ull;
+            break;
+        case I_v2addi: case I_v2minsi: case I_v2maxsi: case I_v2cmpeqi: case I_v2cmpltui: case I_v2cmpltsi:
+            c = (c & 0xffff) * 0x0001000100010001ull;
+            break;
+        default: break;
+        }
         uint64_t& out = o.value;
         switch (in.op) {
         // ---- integer
@@ -620,6 +651,68 @@ Chip::Impl::Step Chip::Impl::step(unsigned t) {
             break;
         }
         case I_v4int_l: out = a << 32 | (c & 0xffffffffu); break;
+        // ---- lanes: v1 = 8 lanes of 8 bits, v2 = 4 of 16, v4 = 2 of 32; an immediate applies to every lane
+#define TGX_LANES(name, bits, expr) \
+        case I_##name: out = lanes(bits, a, c, [](uint64_t x, uint64_t y) { return uint64_t(expr); }); break;
+#define TGX_SX(v, bits) int64_t(sext(v, bits))
+        TGX_LANES(v1add, 8, x + y) TGX_LANES(v2add, 16, x + y) TGX_LANES(v4add, 32, x + y)
+        TGX_LANES(v2addi, 16, x + y)
+        TGX_LANES(v1sub, 8, x - y) TGX_LANES(v2sub, 16, x - y) TGX_LANES(v4sub, 32, x - y)
+        TGX_LANES(v1multu, 8, x * y) TGX_LANES(v2mults, 16, x * y)
+        TGX_LANES(v1minu, 8, x < y ? x : y) TGX_LANES(v1maxu, 8, x > y ? x : y)
+        TGX_LANES(v1minui, 8, x < y ? x : y) TGX_LANES(v1maxui, 8, x > y ? x : y)
+        TGX_LANES(v2mins, 16, TGX_SX(x, 16) < TGX_SX(y, 16) ? x : y)
+        TGX_LANES(v2maxs, 16, TGX_SX(x, 16) > TGX_SX(y, 16) ? x : y)
+        TGX_LANES(v2minsi, 16, TGX_SX(x, 16) < TGX_SX(y, 16) ? x : y)
+        TGX_LANES(v2maxsi, 16, TGX_SX(x, 16) > TGX_SX(y, 16) ? x : y)
+        TGX_LANES(v1cmpeq, 8, x == y) TGX_LANES(v2cmpeq, 16, x == y)
+        TGX_LANES(v1cmpeqi, 8, x == y) TGX_LANES(v2cmpeqi, 16, x == y)
+        TGX_LANES(v1cmpne, 8, x != y) TGX_LANES(v2cmpne, 16, x != y)
+        TGX_LANES(v1cmpltu, 8, x < y) TGX_LANES(v2cmpltu, 16, x < y)
+        TGX_LANES(v1cmpltui, 8, x < y) TGX_LANES(v2cmpltui, 16, x < y)
+        TGX_LANES(v1cmpleu, 8, x <= y) TGX_LANES(v2cmpleu, 16, x <= y)
+        TGX_LANES(v1cmplts, 8, TGX_SX(x, 8) < TGX_SX(y, 8)) TGX_LANES(v2cmplts, 16, TGX_SX(x, 16) < TGX_SX(y, 16))
+        TGX_LANES(v1cmpltsi, 8, TGX_SX(x, 8) < TGX_SX(y, 8)) TGX_LANES(v2cmpltsi, 16, TGX_SX(x, 16) < TGX_SX(y, 16))
+        TGX_LANES(v1cmples, 8, TGX_SX(x, 8) <= TGX_SX(y, 8)) TGX_LANES(v2cmples, 16, TGX_SX(x, 16) <= TGX_SX(y, 16))
+        TGX_LANES(v1mz, 8, x == 0 ? y : 0) TGX_LANES(v2mz, 16, x == 0 ? y : 0)
+        TGX_LANES(v1mnz, 8, x != 0 ? y : 0) TGX_LANES(v2mnz, 16, x != 0 ? y : 0)
+#undef TGX_LANES
+#undef TGX_SX
+        // shifts: every lane by the same amount, the low bits of srcB (lane width - 1 of them)
+        case I_v1shl: case I_v1shli: out = lanes(8, a, 0, [&](uint64_t x, uint64_t) { return x << (c & 7); }); break;
+        case I_v2shl: case I_v2shli: out = lanes(16, a, 0, [&](uint64_t x, uint64_t) { return x << (c & 15); }); break;
+        case I_v4shl: out = lanes(32, a, 0, [&](uint64_t x, uint64_t) { return x << (c & 31); }); break;
+        case I_v1shru: case I_v1shrui: out = lanes(8, a, 0, [&](uint64_t x, uint64_t) { return x >> (c & 7); }); break;
+        case I_v2shru: case I_v2shrui: out = lanes(16, a, 0, [&](uint64_t x, uint64_t) { return x >> (c & 15); }); break;
+        case I_v4shru: out = lanes(32, a, 0, [&](uint64_t x, uint64_t) { return x >> (c & 31); }); break;
+        case I_v1shrs: case I_v1shrsi:
+            out = lanes(8, a, 0, [&](uint64_t x, uint64_t) { return uint64_t(int64_t(sext(x, 8)) >> (c & 7)); });
+            break;
+        case I_v2shrs: case I_v2shrsi:
+            out = lanes(16, a, 0, [&](uint64_t x, uint64_t) { return uint64_t(int64_t(sext(x, 16)) >> (c & 15)); });
+            break;
+        case I_v4shrs:
+            out = lanes(32, a, 0, [&](uint64_t x, uint64_t) { return uint64_t(int64_t(sext(x, 32)) >> (c & 31)); });
+            break;
+        // interleaves: the low (l) or high (h) halves' lanes of srcA and srcB alternate, srcB's in the even lanes
+        case I_v1int_l: case I_v1int_h: case I_v2int_l: case I_v2int_h: {
+            const unsigned w = in.op == I_v1int_l || in.op == I_v1int_h ? 8 : 16;
+            const unsigned base = in.op == I_v1int_h || in.op == I_v2int_h ? 32 : 0;
+            uint64_t r = 0;
+            for (unsigned k = 0; k < 64 / (2 * w); ++k) {
+                r |= ((c >> (base + k * w)) & mask_of(w)) << (2 * k * w);
+                r |= ((a >> (base + k * w)) & mask_of(w)) << ((2 * k + 1) * w);
+            }
+            out = r;
+            break;
+        }
+        // the 8 bytes at byte offset (srcB & 7) of the 16 bytes dest (low) : srcA (high): an unaligned load's two
+        // aligned words put together (GCC's tilegx_expand_unaligned_load)
+        case I_dblalign: {
+            const unsigned k = 8 * unsigned(c & 7);
+            out = k ? v[0] >> k | a << (64 - k) : v[0];
+            break;
+        }
         case I_v4int_h: out = (a & ~uint64_t(0xffffffffu)) | c >> 32; break;
         // ---- multiplies: h = the high 32 bits, l = the low, s/u signed or unsigned
 #define TGX_MUL(name, x, y) \
@@ -774,7 +867,7 @@ Chip::Impl::Step Chip::Impl::step(unsigned t) {
     }
     ++T.bundles;
     ++bundles;
-    T.pc = branch ? target : next;
+    T.pc = branch ? target : T.state == TileState::Napping ? T.pc : next;  // a napping tile's pc: its nap
     T.time = end;
     return T.state == TileState::Napping ? Step::Halted : Step::Done;
 }

@@ -309,6 +309,24 @@ TEST(TgxsimChip, BitFieldsWrapAndMasksSelect) {
     EXPECT_EQ(r.chip->reg(0, 8), 0x0000123400000009ull);
 }
 
+// GCC's -O2/-O3 code uses lane-wise forms (loops it vectorises) and dblalign (unaligned loads).
+TEST(TgxsimChip, LanesAndDblalign) {
+    ChipRun r = run_programs({"moveli r1, 0x0102\n shl16insli r1, r1, 0x0304\n shl16insli r1, r1, 0x0506\n"
+                          " shl16insli r1, r1, 0x0708\n"
+                          " v1add r2, r1, r1\n v2addi r3, r1, -1\n v1maxui r4, r1, 5\n"
+                          " moveli r6, 0x1112\n shl16insli r6, r6, 0x1314\n shl16insli r6, r6, 0x1516\n"
+                          " shl16insli r6, r6, 0x1718\n move r5, r1\n movei r7, 3\n dblalign r5, r6, r7\n"
+                          " movei r9, -1\n v2mins r8, r1, r9\n v4int_l r10, r6, r1\n nap"});
+    ASSERT_EQ(r.stop, Chip::Stop::Quiescent) << r.chip->fault().what;
+    EXPECT_EQ(r.chip->reg(0, 1), 0x0102030405060708ull);
+    EXPECT_EQ(r.chip->reg(0, 2), 0x020406080a0c0e10ull);
+    EXPECT_EQ(r.chip->reg(0, 3), 0x0101030305050707ull);
+    EXPECT_EQ(r.chip->reg(0, 4), 0x0505050505060708ull);
+    EXPECT_EQ(r.chip->reg(0, 5), 0x1617180102030405ull);  // bytes 3..10 of r1 (low) : r6 (high)
+    EXPECT_EQ(r.chip->reg(0, 8), ~uint64_t(0));
+    EXPECT_EQ(r.chip->reg(0, 10), 0x1516171805060708ull);
+}
+
 TEST(TgxsimChip, SprsTheProgramsRead) {
     // Tile 8 of a 6 x 6 chip is x 2, y 1.
     std::vector<std::string> p(9);
