@@ -11,6 +11,7 @@ set(SHMEM_PORT_DEFINITIONS "")
 set(SHMEM_CORE_SOURCE_OPTIONS "")
 set(SHMEM_CAPABILITIES
   msg_channel         # the shmemx channels' values travel as UDN messages
+  distinct_static_addresses  # one relocated copy of the image per partition
   footprint           # the footprint report of bench/footprint runs as a test (no budget)
 )
 set(SHMEM_ELF_MACHINE "Tilera TILEPro")           # readelf's name of the images' machine ("": the host's)
