@@ -109,24 +109,8 @@ private:
     uint64_t trace_mask(const std::string& list) const {
         if (list.empty()) return ~uint64_t(0);
         uint64_t mask = 0;
-        size_t i = 0;
-        while (i < list.size()) {
-            char* end = nullptr;
-            const unsigned long lo = std::strtoul(list.c_str() + i, &end, 10);
-            unsigned long hi = lo;
-            size_t j = size_t(end - list.c_str());
-            if (j == i) throw Failure("OSHRUN_SIM_TRACE_PES=" + list + ": expected PE numbers such as 0,3-5", 2);
-            if (j < list.size() && list[j] == '-') {
-                const size_t k = j + 1;
-                hi = std::strtoul(list.c_str() + k, &end, 10);
-                j = size_t(end - list.c_str());
-                if (j == k) throw Failure("OSHRUN_SIM_TRACE_PES=" + list + ": expected PE numbers such as 0,3-5", 2);
-            }
-            for (unsigned long pe = lo; pe <= hi && pe < plan_.pes.size(); ++pe) mask |= uint64_t(1) << core_index(plan_.pes[pe].coreid);
-            if (j < list.size() && list[j] != ',')
-                throw Failure("OSHRUN_SIM_TRACE_PES=" + list + ": expected PE numbers such as 0,3-5", 2);
-            i = j + 1;
-        }
+        for (unsigned pe : trace_pe_list(list, unsigned(plan_.pes.size())))
+            mask |= uint64_t(1) << core_index(plan_.pes[pe].coreid);
         return mask;
     }
     // The chip's core index of a coreid: row-major from its first core.
@@ -181,6 +165,29 @@ private:
 };
 
 }  // namespace
+
+std::vector<unsigned> trace_pe_list(const std::string& list, unsigned npes) {
+    std::vector<unsigned> pes;
+    const Failure bad("OSHRUN_SIM_TRACE_PES=" + list + ": expected PE numbers such as 0,3-5", 2);
+    size_t i = 0;
+    while (i < list.size()) {
+        char* end = nullptr;
+        const unsigned long lo = std::strtoul(list.c_str() + i, &end, 10);
+        unsigned long hi = lo;
+        size_t j = size_t(end - list.c_str());
+        if (j == i) throw bad;
+        if (j < list.size() && list[j] == '-') {
+            const size_t k = j + 1;
+            hi = std::strtoul(list.c_str() + k, &end, 10);
+            j = size_t(end - list.c_str());
+            if (j == k) throw bad;
+        }
+        for (unsigned long pe = lo; pe <= hi && pe < npes; ++pe) pes.push_back(unsigned(pe));
+        if (j < list.size() && list[j] != ',') throw bad;
+        i = j + 1;
+    }
+    return pes;
+}
 
 SimOptions sim_options_from_env() {
     SimOptions o;

@@ -12,6 +12,8 @@
 #pragma once
 
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "epiphany.hpp"
 #include "mesh.hpp"
@@ -29,6 +31,9 @@ struct SimOptions {
 
 // The options from the environment (OSHRUN_SIM_*); throws Failure on a malformed value.
 SimOptions sim_options_from_env();
+// The PEs below npes that OSHRUN_SIM_TRACE_PES's list names ("0,3", "0-3"); throws Failure (status 2) if it is
+// malformed. Shared by the Epiphany and TILE-Gx simulators' backends.
+std::vector<unsigned> trace_pe_list(const std::string& list, unsigned npes);
 
 // A chip of the target's shape (epiphany-e16: 4 x 4 at 0x808; -e64: 8 x 8) with the Parallella's 32 MB of
 // external DRAM. A core that faults (an access where nothing is mapped, a TESTSET on a local address, ...)

@@ -34,25 +34,8 @@ static_assert(offsetof(shmem_tile_mailbox, status) == kState + 4, "state and sta
 uint64_t trace_mask(const std::string& list, const TilePlan& plan, unsigned chip_cols) {
     if (list.empty()) return ~uint64_t(0);
     uint64_t mask = 0;
-    size_t i = 0;
-    auto bad = [&] { return Failure("OSHRUN_SIM_TRACE_PES=" + list + ": expected PE numbers such as 0,3-5", 2); };
-    while (i < list.size()) {
-        char* end = nullptr;
-        const unsigned long lo = std::strtoul(list.c_str() + i, &end, 10);
-        unsigned long hi = lo;
-        size_t j = size_t(end - list.c_str());
-        if (j == i) throw bad();
-        if (j < list.size() && list[j] == '-') {
-            const size_t k = j + 1;
-            hi = std::strtoul(list.c_str() + k, &end, 10);
-            j = size_t(end - list.c_str());
-            if (j == k) throw bad();
-        }
-        for (unsigned long pe = lo; pe <= hi && pe < plan.pes.size(); ++pe)
-            mask |= uint64_t(1) << (plan.pes[pe].y * chip_cols + plan.pes[pe].x);
-        if (j < list.size() && list[j] != ',') throw bad();
-        i = j + 1;
-    }
+    for (unsigned pe : trace_pe_list(list, plan.npes))
+        mask |= uint64_t(1) << (plan.pes[pe].y * chip_cols + plan.pes[pe].x);
     return mask;
 }
 
