@@ -152,21 +152,16 @@ struct Chip::Impl {
     }
     uint8_t* at(uint64_t addr) { return mem + (addr - cfg.mem_base); }
 
-    unsigned home(uint64_t addr) const {
-        if (addr >= cfg.partition_base && !cfg.partition_tile.empty()) {
-            const uint64_t k = (addr - cfg.partition_base) >> cfg.log2_partition;
-            if (k < cfg.partition_tile.size()) return cfg.partition_tile[k];
-        }
-        return 0;
+    // The tile whose partition holds addr, or -1 (the mailboxes, anything else).
+    int partition_tile_of(uint64_t addr) const {
+        if (addr < cfg.partition_base) return -1;
+        const uint64_t k = (addr - cfg.partition_base) >> cfg.log2_partition;
+        return k < cfg.partition_tile.size() ? int(cfg.partition_tile[k]) : -1;
     }
+    unsigned home(uint64_t addr) const { return unsigned(std::max(partition_tile_of(addr), 0)); }
     unsigned hops(unsigned a, unsigned b) const {
         const Tile &p = tiles[a], &q = tiles[b];
         return unsigned(std::abs(int(p.x) - int(q.x)) + std::abs(int(p.y) - int(q.y)));
-    }
-    bool own_partition(unsigned t, uint64_t addr) const {
-        if (addr < cfg.partition_base || cfg.partition_tile.empty()) return false;
-        const uint64_t k = (addr - cfg.partition_base) >> cfg.log2_partition;
-        return k < cfg.partition_tile.size() && cfg.partition_tile[k] == t;
     }
 
     void fail(unsigned t, const std::string& what) {
@@ -360,6 +355,12 @@ struct Chip::Impl {
     enum class Step { Done, Requeue, Blocked, Halted, Fault };
 
     Step step(unsigned t);
+    void fail_spr(unsigned t, const char* insn, unsigned spr) {
+        const char* n = spr_name(spr);
+        char msg[128];
+        std::snprintf(msg, sizeof msg, "%s of SPR %u (%s): not one the simulator models", insn, spr, n ? n : "unnamed");
+        fail(t, msg);
+    }
     uint64_t spr_read(unsigned t, unsigned spr, bool& ok);
     void trace(unsigned t, const Decoded& d, uint64_t issue);
 };
@@ -774,10 +775,7 @@ Chip::Impl::Step Chip::Impl::step(unsigned t) {
             bool ok;
             out = spr_read(t, unsigned(in.opnd[1]), ok);
             if (!ok) {
-                const char* n = spr_name(unsigned(in.opnd[1]));
-                std::snprintf(msg, sizeof msg, "mfspr of SPR %u (%s): not one the simulator models", unsigned(in.opnd[1]),
-                              n ? n : "unnamed");
-                fail(t, msg);
+                fail_spr(t, "mfspr", unsigned(in.opnd[1]));
                 return Step::Fault;
             }
             break;
@@ -786,10 +784,7 @@ Chip::Impl::Step Chip::Impl::step(unsigned t) {
             if (in.opnd[0] == kSprCmpexchValue) {
                 T.cmpexch = v[1];
             } else {
-                const char* n = spr_name(unsigned(in.opnd[0]));
-                std::snprintf(msg, sizeof msg, "mtspr of SPR %u (%s): not one the simulator models", unsigned(in.opnd[0]),
-                              n ? n : "unnamed");
-                fail(t, msg);
+                fail_spr(t, "mtspr", unsigned(in.opnd[0]));
                 return Step::Fault;
             }
             break;
@@ -808,10 +803,8 @@ Chip::Impl::Step Chip::Impl::step(unsigned t) {
             if (!check_access(t, op_name(in.op), addr, oi.size)) return Step::Fault;
             out = load(t, addr, oi.size);
             if (oi.sign) out = sext(out, 8 * oi.size);
-            o.latency = own_partition(t, addr) ? timing.load_local
-                        : home(addr) != 0 || cfg.partition_tile.empty() || addr >= cfg.partition_base
-                            ? timing.load_remote
-                            : timing.load_other;
+            const int owner = partition_tile_of(addr);
+            o.latency = owner == int(t) ? timing.load_local : owner >= 0 ? timing.load_remote : timing.load_other;
             if (oi.dest2 >= 0) o.reg2 = int(in.opnd[oi.dest2]), o.value2 = addr + uint64_t(in.opnd[2]);
         } else if (oi.mem == M_Store) {
             const uint64_t addr = v[0];
