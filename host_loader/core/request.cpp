@@ -30,6 +30,7 @@ const char* option_name(Option o) {
     case Option::mesh: return "--backend";
     case Option::emulator: return "--emulator";
     case Option::boot_dir: return "--boot-dir";
+    case Option::tile_origin: return "--tile-origin";
     }
     return "?";
 }
@@ -44,6 +45,7 @@ bool Request::gives(Option o) const {
     case Option::mesh: return !mesh.empty();
     case Option::emulator: return !emulator.empty();
     case Option::boot_dir: return !boot_dir.empty();
+    case Option::tile_origin: return tile_origin.has_value();
     }
     return false;
 }
@@ -120,7 +122,8 @@ namespace {
 const char* const kOptions[] = {"-np", "-n", "--np", "--npes", "--target", "--symmetric-size", "--partition-size",
                                 "--timeout", "--emulator", "--qemu", "--backend", "--extra-qemu-arg", "--icount",
                                 "--dry-run", "-v", "--verbose", "-h", "--help", "--version", "-x", "--tag-output",
-                                "--output-filename", "--gdb", "--gdb-port", "--boot-dir"};
+                                "--output-filename", "--gdb", "--gdb-port", "--boot-dir",
+                                "--tile-origin"};
 
 // Optimal string alignment distance: insertions, deletions, substitutions and transpositions of neighbours.
 size_t edit_distance(const std::string& a, const std::string& b) {
@@ -232,6 +235,12 @@ Request parse_cli(const std::vector<std::string>& args) {
         } else if (opt == "--boot-dir") {
             req.boot_dir = value();
             if (req.boot_dir.empty()) throw usage_error("--boot-dir needs a directory");
+        } else if (opt == "--tile-origin") {
+            const std::string v = value();
+            const size_t comma = v.find(',');
+            if (comma == std::string::npos) throw usage_error("--tile-origin " + v + ": expected X,Y");
+            req.tile_origin = std::make_pair(parse_number(opt, v.substr(0, comma), 2047, "a tile coordinate (0..2047)"),
+                                             parse_number(opt, v.substr(comma + 1), 2047, "a tile coordinate (0..2047)"));
         } else if (opt == "--gdb") {
             const std::string v = value();
             req.gdb_pe = parse_number(opt, v, 1000000, "a PE number");

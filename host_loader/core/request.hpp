@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "console.hpp"
@@ -14,11 +15,11 @@ namespace oshrun {
 
 // The options of the command line that some targets take and the others refuse (Backend::takes). Every target
 // takes every option not listed here.
-enum class Option { symmetric_size, partition_size, icount, extra_qemu_arg, gdb, mesh, emulator, boot_dir };
+enum class Option { symmetric_size, partition_size, icount, extra_qemu_arg, gdb, mesh, emulator, boot_dir, tile_origin };
 // Every Option, in the order check_request checks them.
 constexpr Option kTargetOptions[] = {Option::symmetric_size, Option::partition_size, Option::icount,
                                      Option::extra_qemu_arg, Option::gdb,            Option::mesh,
-                                     Option::emulator,       Option::boot_dir};
+                                     Option::emulator,       Option::boot_dir,       Option::tile_origin};
 // Its spelling on the command line: "--symmetric-size", ...; Option::mesh, an Epiphany target's mesh, is "--backend".
 const char* option_name(Option o);
 
@@ -47,6 +48,8 @@ struct Request {
     std::vector<std::string> extra_qemu_args;  // --extra-qemu-arg, in order
     std::string mesh;                     // --backend NAME: the mesh of an Epiphany target; "" = its default
     std::string boot_dir;                 // --boot-dir DIR, where a TILE target's boot files go; "" = nowhere
+    std::optional<std::pair<unsigned, unsigned>> tile_origin;  // --tile-origin X,Y: a TILE chip's top-left tile's
+                                                               // coordinates; none: the target's
     std::string program;                  // as given
     std::vector<std::string> program_args;
     // What complete_request adds.

@@ -71,7 +71,17 @@ backend: esim
 };
 
 const Case kTile[] = {
-    {"--target tilegx --dry-run -np 7 --symmetric-size 1M gx.elf a",
+    {"--target tilegx --dry-run -np 2 gx.elf",
+     R"golden(target tilegx: 2 PEs on a 1x2 rectangle (rows x cols) of the 6x6 tiles from tile x 1 y 1; PE k at x = 1 + k % 2, y = 1 + k / 2
+partition 64 MiB (log2 26) per PE from ram_base 0x10000000: boot block at +0x0, image at +0x10000, stack 16 KiB at the top, room for the heaps 65392 KiB
+image gx.elf: 20480 bytes in memory (8448 from the file, then zeros), entry +0x100, 4 relocations (R_TILEGX_RELATIVE, GOT entries) applied per PE
+pe 0: x 1 y 1 partition 0x10000000 boot-block 0x10000000 image 0x10010000 entry 0x10010100 relocations 4
+pe 1: x 2 y 1 partition 0x14000000 boot-block 0x14000000 image 0x14010000 entry 0x14010100 relocations 4
+mailboxes: 0x18000000..0x18002080, 2 x 4160 bytes, zeroed (state RUNNING) before the tiles start
+physical memory used: 0x10000000..0x18002080 of tilegx's 64 GiB
+)golden"},
+    // TILE-Gx's tiles from (0, 0), as oshrun planned them before the origin became (1, 1).
+    {"--target tilegx --dry-run -np 7 --symmetric-size 1M --tile-origin 0,0 gx.elf a",
      R"golden(target tilegx: 7 PEs on a 2x6 rectangle (rows x cols) of the 6x6 tiles from tile x 0 y 0; PE k at x = 0 + k % 6, y = 0 + k / 6
 partition 2 MiB (log2 21) per PE from ram_base 0x10000000: boot block at +0x0, image at +0x10000, stack 16 KiB at the top, room for the heaps 1904 KiB
 image gx.elf: 20480 bytes in memory (8448 from the file, then zeros), entry +0x100, 4 relocations (R_TILEGX_RELATIVE, GOT entries) applied per PE

@@ -100,6 +100,8 @@ TEST(Options, RefusalNamesEveryTargetThatTakesTheOption) {
               "--emulator is an option of virt-rv64, epiphany-e16, epiphany-e64; linux does not take it");
     EXPECT_EQ(refusal(Option::boot_dir, e16, backends()),
               "--boot-dir is an option of tilegx, tilepro; epiphany-e16 does not take it");
+    EXPECT_EQ(refusal(Option::tile_origin, linux_target, backends()),
+              "--tile-origin is an option of tilegx, tilepro; linux does not take it");
 }
 
 // Each option on the command line, as parse_cli reads it.
@@ -113,6 +115,7 @@ std::vector<std::string> giving(Option o) {
     case Option::mesh: return {"--backend", "sim"};
     case Option::emulator: return {"--qemu", "/bin/true"};
     case Option::boot_dir: return {"--boot-dir", "boot"};
+    case Option::tile_origin: return {"--tile-origin", "0,0"};
     }
     return {};
 }

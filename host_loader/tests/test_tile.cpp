@@ -76,11 +76,12 @@ TEST(TileTarget, Table) {
     EXPECT_EQ(p.chip.rows, 8u);
     EXPECT_EQ(p.chip.cols, 8u);
     EXPECT_EQ(find_backend("tilegx"), find_backend("tilepro"));
-    for (const Target* t : {&g, &p}) {
-        EXPECT_TRUE(t->loader_relocates);
-        EXPECT_EQ(t->chip.first_row, 0u);
-        EXPECT_EQ(t->chip.first_col, 0u);
-    }
+    for (const Target* t : {&g, &p}) EXPECT_TRUE(t->loader_relocates);
+    // TILE-Gx's tiles come out of reset with the top left at (1, 1); TILEPro's coordinates are the firmware's.
+    EXPECT_EQ(g.chip.first_row, 1u);
+    EXPECT_EQ(g.chip.first_col, 1u);
+    EXPECT_EQ(p.chip.first_row, 0u);
+    EXPECT_EQ(p.chip.first_col, 0u);
     EXPECT_EQ(tile_variant(g).relative_type, 19u);
     EXPECT_EQ(tile_variant(g).field_bytes, 8u);
     EXPECT_EQ(tile_variant(g).physical_limit, 64 * GiB);
@@ -645,8 +646,8 @@ void expect_consistent(const TilePlan& p, const Image& img) {
     for (unsigned k = 0; k < p.npes; ++k) {
         const TilePe& pe = p.pes[k];
         EXPECT_EQ(pe.pe, k);
-        EXPECT_EQ(pe.x, k % p.cols);
-        EXPECT_EQ(pe.y, k / p.cols);
+        EXPECT_EQ(pe.x, p.first_x + k % p.cols);
+        EXPECT_EQ(pe.y, p.first_y + k / p.cols);
         EXPECT_EQ(pe.base, p.ram_base + k * p.partition_size);
         EXPECT_EQ(pe.boot_block(), pe.base);
         EXPECT_EQ(pe.image, pe.base + 0x10000);
@@ -665,8 +666,8 @@ TEST_F(TilePlanTest, OnePe) {
     expect_consistent(p, gx_image);
     EXPECT_EQ(p.cols, 1u);
     EXPECT_EQ(p.rows, 1u);
-    EXPECT_EQ(p.first_x, 0u);
-    EXPECT_EQ(p.first_y, 0u);
+    EXPECT_EQ(p.first_x, 1u);
+    EXPECT_EQ(p.first_y, 1u);
     EXPECT_EQ(p.partition_size, 64 * MiB);  // virt-rv64's default for few PEs
     EXPECT_EQ(p.log2_partition, 26u);
     EXPECT_EQ(p.ram_base, 0x10000000u);
@@ -687,7 +688,7 @@ TEST_F(TilePlanTest, ThreeFiveSevenPes) {
     EXPECT_EQ(p3.cols, 3u);
     EXPECT_EQ(p3.rows, 1u);
     EXPECT_EQ(p3.pes[2].base, 0x18000000u);
-    EXPECT_EQ(p3.pes[2].x, 2u);
+    EXPECT_EQ(p3.pes[2].x, 3u);
     EXPECT_EQ(p3.mailbox, 0x1c000000u);
     const TilePlan p5 = plan(5);
     expect_consistent(p5, gx_image);
@@ -700,10 +701,10 @@ TEST_F(TilePlanTest, ThreeFiveSevenPes) {
     EXPECT_EQ(p7.cols, 6u);
     EXPECT_EQ(p7.rows, 2u);
     EXPECT_EQ(p7.partition_size, 64 * MiB);
-    EXPECT_EQ(p7.pes[5].x, 5u);
-    EXPECT_EQ(p7.pes[5].y, 0u);
-    EXPECT_EQ(p7.pes[6].x, 0u);
-    EXPECT_EQ(p7.pes[6].y, 1u);
+    EXPECT_EQ(p7.pes[5].x, 6u);
+    EXPECT_EQ(p7.pes[5].y, 1u);
+    EXPECT_EQ(p7.pes[6].x, 1u);
+    EXPECT_EQ(p7.pes[6].y, 2u);
     EXPECT_EQ(p7.pes[6].base, 0x28000000u);
     EXPECT_EQ(p7.pes[6].entry, 0x28010100u);
     EXPECT_EQ(p7.mailbox, 0x2c000000u);
@@ -716,8 +717,8 @@ TEST_F(TilePlanTest, WholeTileGx36) {
     EXPECT_EQ(p.rows, 6u);
     EXPECT_EQ(p.partition_size, 16 * MiB);  // the default heap shrinks to keep the run within 1 GiB
     EXPECT_EQ(p.log2_partition, 24u);
-    EXPECT_EQ(p.pes[35].x, 5u);
-    EXPECT_EQ(p.pes[35].y, 5u);
+    EXPECT_EQ(p.pes[35].x, 6u);
+    EXPECT_EQ(p.pes[35].y, 6u);
     EXPECT_EQ(p.pes[35].base, 0x33000000u);
     EXPECT_EQ(p.mailbox, 0x34000000u);
     EXPECT_EQ(p.end, 0x34000000u + 36 * 4160);
@@ -736,6 +737,32 @@ TEST_F(TilePlanTest, WholeTilePro64) {
     EXPECT_EQ(p.pes[9].y, 1u);
     EXPECT_EQ(p.mailbox, 0x50000000u);
     EXPECT_EQ(p.end, 0x50041000u);
+}
+
+// --tile-origin: the rectangle starts at the given top-left tile, on either chip, and the boot blocks say so; a
+// chip whose tiles would lie beyond TILE_COORD's 11 bits is refused.
+TEST_F(TilePlanTest, TileOrigin) {
+    Request r = request(7);
+    r.tile_origin = std::make_pair(0u, 0u);
+    const TilePlan g0 = plan_tile(gx(), gx_image, r);
+    expect_consistent(g0, gx_image);
+    EXPECT_EQ(g0.first_x, 0u);
+    EXPECT_EQ(g0.pes[6].x, 0u);
+    EXPECT_EQ(g0.pes[6].y, 1u);
+    EXPECT_EQ(le32(g0.pes[6].boot, 40), 0u);
+    r.tile_origin = std::make_pair(3u, 2u);
+    const TilePlan p = plan_tile(pro(), pro_image, r);
+    expect_consistent(p, pro_image);
+    EXPECT_EQ(p.pes[6].x, 9u);  // 7 of the chip's 8 columns
+    EXPECT_EQ(p.pes[6].y, 2u);
+    EXPECT_EQ(le32(p.pes[0].boot, 40), 3u);
+    EXPECT_EQ(le32(p.pes[0].boot, 44), 2u);
+    r.tile_origin = std::make_pair(2042u, 0u);  // x 2042..2047: the last that fits
+    EXPECT_EQ(plan_tile(gx(), gx_image, r).pes[5].x, 2047u);
+    r.tile_origin = std::make_pair(2043u, 0u);
+    const Failure f = failure([&] { plan_tile(gx(), gx_image, r); });
+    EXPECT_EQ(f.status, 2);
+    EXPECT_HAS(f.what(), "--tile-origin 2043,0: the 6x6 tiles of tilegx from there have coordinates beyond 2047");
 }
 
 TEST_F(TilePlanTest, NumberOfPes) {
@@ -831,8 +858,8 @@ TEST_F(TilePlanTest, BootBlockBytes) {
         EXPECT_EQ(le32(b, 20), 26u);  // log2_partition
         EXPECT_EQ(le64(b, 24), 0x10000000u);  // ram_base
         EXPECT_EQ(le64(b, 32), 0x1c000000u);  // mailbox: PE 0's, for every PE
-        EXPECT_EQ(le32(b, 40), 0u);   // first_x
-        EXPECT_EQ(le32(b, 44), 0u);   // first_y
+        EXPECT_EQ(le32(b, 40), 1u);   // first_x
+        EXPECT_EQ(le32(b, 44), 1u);   // first_y
         EXPECT_EQ(le32(b, 48), 3u);   // cols
         EXPECT_EQ(le32(b, 52), 1u);   // rows
         EXPECT_EQ(le32(b, 56), 4u);   // argc
@@ -908,15 +935,16 @@ TEST_F(TilePlanTest, RelocatedTilePro) {
 
 TEST_F(TilePlanTest, DryRunText) {
     const std::string text = tile_plan_text(gx(), plan(7), gx_image);
-    EXPECT_HAS(text, "target tilegx: 7 PEs on a 2x6 rectangle (rows x cols) of the 6x6 tiles from tile x 0 y 0; PE k "
-                     "at x = 0 + k % 6, y = 0 + k / 6\n");
+    EXPECT_HAS(text, "target tilegx: 7 PEs on a 2x6 rectangle (rows x cols) of the 6x6 tiles from tile x 1 y 1; PE k "
+                     "at x = 1 + k % 6, y = 1 + k / 6\n");
     EXPECT_HAS(text, "partition 64 MiB (log2 26) per PE from ram_base 0x10000000: boot block at +0x0, image at "
                      "+0x10000, stack 16 KiB at the top, room for the heaps " + size_text(64 * MiB - 0x24000) + "\n");
     EXPECT_HAS(text, "image " + gx_image.path + ": 20480 bytes in memory (8448 from the file, then zeros), entry "
                      "+0x100, 4 relocations (R_TILEGX_RELATIVE, GOT entries) applied per PE\n");
     for (unsigned k = 0; k < 7; ++k) {
         const uint64_t base = 0x10000000 + k * 0x4000000ull;
-        EXPECT_HAS(text, "pe " + std::to_string(k) + ": x " + std::to_string(k % 6) + " y " + std::to_string(k / 6) +
+        EXPECT_HAS(text, "pe " + std::to_string(k) + ": x " + std::to_string(1 + k % 6) + " y " +
+                             std::to_string(1 + k / 6) +
                              " partition " + hex(base) + " boot-block " + hex(base) + " image " + hex(base + 0x10000) +
                              " entry " + hex(base + 0x10100) + " relocations 4\n");
     }
@@ -946,8 +974,8 @@ TEST_F(TilePlanTest, BootDirFiles) {
     EXPECT_FALSE(std::filesystem::exists(boot + "/pe3.boot"));
     const std::string plan_txt = slurp(boot + "/plan.txt");
     EXPECT_EQ(plan_txt.rfind(tile_plan_text(gx(), p, gx_image), 0), 0u) << plan_txt;  // the dry-run text first
-    EXPECT_HAS(plan_txt, "pe0.boot: 4096 bytes to 0x10000000 (tile x 0 y 0)\n");
-    EXPECT_HAS(plan_txt, "pe2.image: 20480 bytes to 0x18010000 (tile x 2 y 0: start at 0x18010100 with r0 = "
+    EXPECT_HAS(plan_txt, "pe0.boot: 4096 bytes to 0x10000000 (tile x 1 y 1)\n");
+    EXPECT_HAS(plan_txt, "pe2.image: 20480 bytes to 0x18010000 (tile x 3 y 1: start at 0x18010100 with r0 = "
                          "0x18000000)\n");
     EXPECT_HAS(plan_txt, "mailboxes: zero 12480 bytes at 0x1c000000..0x1c0030c0 before any tile starts\n");
     // A file where the directory should be.
@@ -978,6 +1006,23 @@ TEST(TileCli, BootDirOption) {
         EXPECT_HAS(u, s);
 }
 
+TEST(TileCli, TileOriginOption) {
+    EXPECT_EQ(parse_cli({"--tile-origin", "0,0", "p.elf"}).tile_origin, std::make_pair(0u, 0u));
+    EXPECT_EQ(parse_cli({"--tile-origin=2047,5", "p.elf"}).tile_origin, std::make_pair(2047u, 5u));
+    EXPECT_FALSE(parse_cli({"p.elf"}).tile_origin);
+    for (const char* bad : {"--tile-origin=1", "--tile-origin=1,", "--tile-origin=,1", "--tile-origin=1,2048",
+                            "--tile-origin=-1,0", "--tile-origin=1;1"}) {
+        try {
+            parse_cli({bad, "p.elf"});
+            ADD_FAILURE() << bad;
+        } catch (const Failure& f) {
+            EXPECT_EQ(f.status, 2) << bad;
+            EXPECT_HAS(f.what(), "--tile-origin");
+        }
+    }
+    EXPECT_HAS(usage(), "--tile-origin X,Y");
+}
+
 class TileOshrun : public ::testing::Test {
 protected:
     TempDir dir;
@@ -1001,14 +1046,19 @@ TEST_F(TileOshrun, DryRun) {
     EXPECT_EQ(err, "");
     EXPECT_HAS(out, "target tilegx: 5 PEs on a 1x5 rectangle");
     for (unsigned k = 0; k < 5; ++k)
-        EXPECT_HAS(out, "pe " + std::to_string(k) + ": x " + std::to_string(k) + " y 0 partition " +
+        EXPECT_HAS(out, "pe " + std::to_string(k) + ": x " + std::to_string(k + 1) + " y 1 partition " +
                             hex(0x10000000 + k * 0x4000000ull));
-    EXPECT_HAS(out, "pe 4: x 4 y 0 partition 0x20000000 boot-block 0x20000000 image 0x20010000 entry 0x20010100 "
+    EXPECT_HAS(out, "pe 4: x 5 y 1 partition 0x20000000 boot-block 0x20000000 image 0x20010000 entry 0x20010100 "
                     "relocations 4\n");
     EXPECT_HAS(out, "mailboxes: 0x24000000..0x24005140");
     ASSERT_EQ(oshrun("--target tilepro -np 64 --dry-run " + pro_image), 0) << err;
     EXPECT_HAS(out, "pe 63: x 7 y 7 partition 0x4f000000 boot-block 0x4f000000 image 0x4f010000 entry 0x4f010100");
     EXPECT_HAS(out, "of tilepro's 4 GiB");
+    ASSERT_EQ(oshrun("--target tilegx -np 7 --tile-origin 0,3 --dry-run " + image), 0) << err;
+    EXPECT_HAS(out, "from tile x 0 y 3;");
+    EXPECT_HAS(out, "pe 6: x 0 y 4 partition");
+    EXPECT_EQ(oshrun("--target tilegx --tile-origin 2046,0 --dry-run " + image), 2);
+    EXPECT_HAS(err, "oshrun: --tile-origin 2046,0: the 6x6 tiles of tilegx from there have coordinates beyond 2047");
     // The heap: the option, else SHMEM_SYMMETRIC_SIZE (-x included).
     ASSERT_EQ(oshrun("--target tilegx --symmetric-size 300M --dry-run " + image), 0) << err;
     EXPECT_HAS(out, "partition 512 MiB (log2 29) per PE from ram_base 0x20000000");
@@ -1023,7 +1073,7 @@ TEST_F(TileOshrun, DryRun) {
 TEST_F(TileOshrun, TilegxRunsOnTheSimulator) {
     EXPECT_EQ(oshrun("--target tilegx -np 2 " + image), 139);
     EXPECT_EQ(out, "");
-    EXPECT_HAS(err, "oshrun: PE 0 (tile x 0 y 0, pc 0x10010800, tilegx simulator): no instruction in pipe X0: not a "
+    EXPECT_HAS(err, "oshrun: PE 0 (tile x 1 y 1, pc 0x10010800, tilegx simulator): no instruction in pipe X0: not a "
                     "TILE-Gx encoding (bundle 0x");
     // --boot-dir writes the files, and the run goes on.
     const std::string boot = dir.path() + "/boot";
@@ -1064,7 +1114,7 @@ TEST_F(TileOshrun, BootDirWithDryRunAndEnvironment) {
     ASSERT_EQ(oshrun("--target tilegx -np 3 --dry-run --boot-dir " + boot + " -x FOO=bar " + image + " arg",
                      "SHMEM_DEBUG_X=1"), 0) << err;
     EXPECT_EQ(err, "");  // -x is no warning here: TILE boot blocks carry an environment
-    EXPECT_HAS(out, "pe 2: x 2 y 0");
+    EXPECT_HAS(out, "pe 2: x 3 y 1");
     EXPECT_HAS(out, "boot files: written to " + boot + " (plan.txt says where each goes)\n");
     const std::vector<uint8_t> b = slurp_bytes(boot + "/pe2.boot");
     ASSERT_EQ(b.size(), 4096u);
@@ -1135,7 +1185,7 @@ TEST_F(TileOshrun, Refusals) {
     write_file(dir.path(), "bad.elf", bad.bytes());
     const std::string boot = dir.path() + "/got";
     ASSERT_EQ(oshrun("--target tilegx -np 2 --dry-run --boot-dir " + boot + " " + path), 0) << err;
-    EXPECT_HAS(out, "pe 1: x 1 y 0 partition 0x14000000 boot-block 0x14000000 image 0x14010000 entry 0x14010100 "
+    EXPECT_HAS(out, "pe 1: x 2 y 1 partition 0x14000000 boot-block 0x14000000 image 0x14010000 entry 0x14010100 "
                     "relocations 5\n");
     EXPECT_EQ(le64(slurp_bytes(boot + "/pe1.image"), 0x2020), 0x14012080u);
     EXPECT_EQ(oshrun("--target tilegx --dry-run " + image + " " + std::string(4100, 'a')), 2);

@@ -95,8 +95,13 @@ TilePlan plan_tile(const Target& t, const Image& img, const Request& req, std::o
                       (ram_base ? " or a lower ram_base" : ""));
     plan.mailbox = uint64_t(partitions_end);
     plan.end = uint64_t(end);
-    plan.first_x = chip.first_col;
-    plan.first_y = chip.first_row;
+    plan.first_x = req.tile_origin ? req.tile_origin->first : chip.first_col;
+    plan.first_y = req.tile_origin ? req.tile_origin->second : chip.first_row;
+    // Both chips' TILE_COORD and UDN headers hold a coordinate in 11 bits.
+    if (plan.first_x + chip.cols - 1 > 0x7ff || plan.first_y + chip.rows - 1 > 0x7ff)
+        throw Failure("--tile-origin " + std::to_string(plan.first_x) + "," + std::to_string(plan.first_y) + ": the " +
+                      std::to_string(chip.cols) + "x" + std::to_string(chip.rows) + " tiles of " + t.name +
+                      " from there have coordinates beyond 2047, which TILE_COORD cannot hold", 2);
     plan.cols = std::min(req.npes, chip.cols);
     plan.rows = (req.npes + plan.cols - 1) / plan.cols;
     plan.image_bytes = img.memory_size();

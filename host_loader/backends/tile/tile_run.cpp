@@ -87,11 +87,14 @@ void write_tile_boot_dir(const Target& t, const TilePlan& plan, const Image& img
 
 const std::vector<Target>& TileBackend::targets() const {
     // A PIE linked at 0, one copy per tile in the tile's partition of the shared physical memory, which oshrun
-    // relocates for that partition (crt/tile/boot_block.h). The whole chip's tiles, from tile (0, 0).
+    // relocates for that partition (crt/tile/boot_block.h). The whole chip's tiles, from its top-left tile's
+    // coordinates: (1, 1) on TILE-Gx, whose tiles come out of reset with valid coordinates and the top left at (1, 1)
+    // (Linux's arch/tile chip_tilegx.h, CHIP_HAS_VALID_TILE_COORD_RESET); (0, 0) on TILEPro, whose coordinates the
+    // boot firmware sets (chip_tilepro.h says they are not valid at reset). --tile-origin overrides both.
     static const std::vector<Target> list = {
         {"tilegx", "Tilera TILE-Gx36 (6x6 tiles), one tile per PE; runs on oshrun's TILE-Gx simulator", 36, EM_TILEGX,
          ELFCLASS64, ELFDATA2LSB, ET_DYN, 0, SHMEM_TILE_IMAGE_OFFSET, 64 * KiB, SHMEM_TILE_MIN_STACK, GiB, true,
-         {6, 6, 0, 0}},
+         {6, 6, 1, 1}},
         {"tilepro", "Tilera TILEPro64 (8x8 tiles), one tile per PE; plan and boot files only", 64, EM_TILEPRO,
          ELFCLASS32, ELFDATA2LSB, ET_DYN, 0, SHMEM_TILE_IMAGE_OFFSET, 64 * KiB, SHMEM_TILE_MIN_STACK, GiB, true,
          {8, 8, 0, 0}},
@@ -100,7 +103,8 @@ const std::vector<Target>& TileBackend::targets() const {
 }
 
 bool TileBackend::takes(Option o) const {
-    return o == Option::symmetric_size || o == Option::partition_size || o == Option::boot_dir;
+    return o == Option::symmetric_size || o == Option::partition_size || o == Option::boot_dir ||
+           o == Option::tile_origin;
 }
 
 std::string TileBackend::help() const {
@@ -112,11 +116,15 @@ std::string TileBackend::help() const {
            "                         .bss included, relocated for its partition) and DIR/plan.txt (the placement,\n"
            "                         the physical address each file goes to, the tile each PE starts on); with\n"
            "                         --dry-run too\n"
+           "  --tile-origin X,Y      the coordinates (SPR_TILE_COORD) of the chip's top-left tile, where the PEs'\n"
+           "                         rectangle starts: tilegx 1,1 (its reset values), tilepro 0,0; a board whose\n"
+           "                         firmware numbers its tiles otherwise needs it (docs/tile.md)\n"
            "  tilegx runs on oshrun's own TILE-Gx simulator (OSHRUN_SIM_SEED, _TRACE, _TRACE_PES, _START_GAP,\n"
            "  _STATS: docs/tile.md). No TILEPro board or simulator exists for oshrun: --dry-run prints the\n"
            "  placement and exits 0; without it oshrun stops with 125 once --boot-dir's files are written.\n"
            "  PEs fill a rectangle of\n"
-           "  min(N, chip columns) columns row by row from tile (0, 0); -x and SHMEM_* go into their boot blocks.\n"
+           "  min(N, chip columns) columns row by row from the top-left tile; -x and SHMEM_* go into their boot\n"
+           "  blocks.\n"
            "\n";
 }
 

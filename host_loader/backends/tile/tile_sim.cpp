@@ -31,11 +31,15 @@ constexpr uint32_t kHead = offsetof(shmem_tile_mailbox, head), kTail = offsetof(
 constexpr uint32_t kState = offsetof(shmem_tile_mailbox, state), kRing = offsetof(shmem_tile_mailbox, ring);
 static_assert(offsetof(shmem_tile_mailbox, status) == kState + 4, "state and status are read together");
 
+// The simulator's index of a PE's tile: row-major over the chip, whose top-left tile is the plan's first.
+unsigned tile_index(const TilePlan& plan, const TilePe& pe, unsigned chip_cols) {
+    return (pe.y - plan.first_y) * chip_cols + (pe.x - plan.first_x);
+}
+
 uint64_t trace_mask(const std::string& list, const TilePlan& plan, unsigned chip_cols) {
     if (list.empty()) return ~uint64_t(0);
     uint64_t mask = 0;
-    for (unsigned pe : trace_pe_list(list, plan.npes))
-        mask |= uint64_t(1) << (plan.pes[pe].y * chip_cols + plan.pes[pe].x);
+    for (unsigned pe : trace_pe_list(list, plan.npes)) mask |= uint64_t(1) << tile_index(plan, plan.pes[pe], chip_cols);
     return mask;
 }
 
@@ -77,11 +81,13 @@ int run_tile_sim(const Target& t, const TilePlan& plan, const Image& img, const 
     tgxsim::ChipConfig cfg;
     cfg.cols = t.chip.cols;
     cfg.rows = t.chip.rows;
+    cfg.origin_x = plan.first_x;  // the plan's rectangle starts at the chip's top-left tile
+    cfg.origin_y = plan.first_y;
     cfg.mem_base = plan.ram_base;
     cfg.mem_size = plan.end - plan.ram_base;
     cfg.partition_base = plan.ram_base;
     cfg.log2_partition = plan.log2_partition;
-    for (const TilePe& pe : plan.pes) cfg.partition_tile.push_back(pe.y * cfg.cols + pe.x);
+    for (const TilePe& pe : plan.pes) cfg.partition_tile.push_back(tile_index(plan, pe, cfg.cols));
     cfg.seed = opt.seed;
     std::ofstream trace_file;
     if (!opt.trace.empty()) {
@@ -114,7 +120,7 @@ int run_tile_sim(const Target& t, const TilePlan& plan, const Image& img, const 
     bool faulted = false;
     for (size_t i = 0; i < plan.pes.size() && !faulted; ++i) {
         const TilePe& pe = plan.pes[i];
-        chip.start(pe.y * cfg.cols + pe.x, pe.entry, pe.boot_block());
+        chip.start(tile_index(plan, pe, cfg.cols), pe.entry, pe.boot_block());
         if (i + 1 == plan.pes.size() || opt.start_gap == 0) continue;
         uint64_t gap = opt.start_gap;
         if (opt.seed != 0) {
@@ -130,8 +136,8 @@ int run_tile_sim(const Target& t, const TilePlan& plan, const Image& img, const 
                      static_cast<unsigned long long>(chip.now()), static_cast<unsigned long long>(chip.bundles()));
         for (const TilePe& pe : plan.pes)
             std::fprintf(stderr, "oshrun:   PE %u: %llu bundles, %s\n", pe.pe,
-                         static_cast<unsigned long long>(chip.tile_bundles(pe.y * cfg.cols + pe.x)),
-                         chip.describe(pe.y * cfg.cols + pe.x).c_str());
+                         static_cast<unsigned long long>(chip.tile_bundles(tile_index(plan, pe, cfg.cols))),
+                         chip.describe(tile_index(plan, pe, cfg.cols)).c_str());
     };
 
     std::vector<uint32_t> tail(plan.npes, 0);
@@ -189,9 +195,10 @@ int run_tile_sim(const Target& t, const TilePlan& plan, const Image& img, const 
             const tgxsim::Fault& f = chip.fault();
             const TilePe* pe = nullptr;
             for (const TilePe& p : plan.pes)
-                if (p.y * cfg.cols + p.x == f.tile) pe = &p;
+                if (tile_index(plan, p, cfg.cols) == f.tile) pe = &p;
             char where[96];
-            std::snprintf(where, sizeof where, "tile x %u y %u, pc 0x%llx", f.tile % cfg.cols, f.tile / cfg.cols,
+            std::snprintf(where, sizeof where, "tile x %u y %u, pc 0x%llx", plan.first_x + f.tile % cfg.cols,
+                          plan.first_y + f.tile / cfg.cols,
                           static_cast<unsigned long long>(f.pc));
             err << "oshrun: " << (pe ? "PE " + std::to_string(pe->pe) : std::string("a tile without a PE")) << " ("
                 << where << ", tilegx simulator): " << f.what << "\n";
@@ -204,7 +211,8 @@ int run_tile_sim(const Target& t, const TilePlan& plan, const Image& img, const 
             err << "oshrun: deadlock: no tile of " << (req.argv.empty() ? img.path : req.argv[0])
                 << " can go on (tilegx simulator, cycle " << chip.now() << "):\n";
             for (const TilePe& pe : plan.pes)
-                if (!done[pe.pe]) err << "oshrun:   PE " << pe.pe << ": " << chip.describe(pe.y * cfg.cols + pe.x) << "\n";
+                if (!done[pe.pe])
+                    err << "oshrun:   PE " << pe.pe << ": " << chip.describe(tile_index(plan, pe, cfg.cols)) << "\n";
             err.flush();
             stats();
             return 124;

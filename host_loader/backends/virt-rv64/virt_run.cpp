@@ -48,7 +48,10 @@ const std::vector<Target>& VirtBackend::targets() const {
     return list;
 }
 
-bool VirtBackend::takes(Option o) const { return o != Option::mesh && o != Option::boot_dir; }
+bool VirtBackend::takes(Option o) const {
+    return o == Option::symmetric_size || o == Option::partition_size || o == Option::icount ||
+           o == Option::extra_qemu_arg || o == Option::gdb || o == Option::emulator;
+}
 
 std::string VirtBackend::help() const {
     return "virt-rv64:\n"
