@@ -16,8 +16,8 @@
 #include <stdio.h>
 
 #define REPS 10
-/* What a cycle is: on virt the whole machine's retired instructions; on Epiphany PE 0's core clock (CTIMER0). */
-#ifdef __epiphany__
+#include "cycles.h"
+#if BENCH_PER_PE_CLOCK
 #define WHOSE "PE 0"
 #else
 #define WHOSE "machine"
@@ -47,7 +47,7 @@ static shmem_team_t team, half;
 static void sync_row(const char *op, uint64_t c)
 {
     if (shmem_my_pe() != 0) return;
-#ifdef __epiphany__ /* PE 0's time, not the machine's work: nothing to divide among the PEs */
+#if BENCH_PER_PE_CLOCK /* PE 0's time, not the machine's work: nothing to divide among the PEs */
     printf("%-38s %3d PEs: %9lu cycles/call (" WHOSE ")\n", op, shmem_n_pes(), (unsigned long)c);
 #else
     printf("%-38s %3d PEs: %9lu cycles/call (" WHOSE "), %7lu per PE\n", op, shmem_n_pes(), (unsigned long)c,
@@ -76,11 +76,7 @@ int main(void)
     }
     for (int i = 0; i < MAXB / 8; ++i) src[i] = me + i;
     if (me == 0) {
-#ifdef __epiphany__
-        printf("collectives: a cycle = a clock cycle of PE 0's core (CTIMER0; on oshrun's simulator, its cycle model)\n");
-#else
-        printf("collectives: a cycle = one retired instruction of the whole machine (oshrun --icount)\n");
-#endif
+        printf("collectives: a cycle = " BENCH_CYCLE_IS "\n");
         printf("csv:sync:npes,operation,cycles\n");
         printf("csv:coll_size:npes,operation,bytes,cycles\n");
         printf("csv:amo:npes,operation,cycles\n");

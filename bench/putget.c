@@ -7,6 +7,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "cycles.h"
+
 /* Where a PE has 32 KB (SHMEM_SMALL_SIZES, set by cmake/shmem.cmake for Epiphany) the sizes stop at 4 KiB:
  * the two symmetric buffers and the local one take 12 KB there. */
 #if SHMEM_SMALL_SIZES
@@ -73,13 +75,8 @@ int main(void)
             uint64_t t0 = shmemx_cycles(), t = shmemx_cycles() - t0;
             if (t < empty) empty = t;
         }
-#ifdef __epiphany__
-        printf("putget: PE 0 -> PE 1, %d PEs, cycles = PE 0's core clock (CTIMER0; on oshrun's simulator, its cycle "
-               "model), timer overhead %lu subtracted\n", n, (unsigned long)empty);
-#else
-        printf("putget: PE 0 -> PE 1, %d PEs, cycles = retired instructions (icount), timer overhead %lu "
-               "subtracted\n", n, (unsigned long)empty);
-#endif
+        printf("putget: PE 0 -> PE 1, %d PEs, a cycle = " BENCH_CYCLE_IS ", timer overhead %lu subtracted\n", n,
+               (unsigned long)empty);
         printf("%8s %12s %12s %10s %10s\n", "bytes", "put cycles", "get cycles", "put c/B", "get c/B");
         printf("csv:putget:bytes,put_cycles,get_cycles\ncsv:putget_fit:operation,alpha_cycles,beta_cycles_per_byte\n");
         for (size_t len = 8; len <= MAX; len *= 2, ++k) {

@@ -3,10 +3,11 @@
 # and case study through oshrun, collects their `csv:<table>:<values>` lines into <out>/<table>.csv, and draws
 # <out>/*.png with gnuplot. Prints numbers, never pass/fail.
 #
-#   bash scripts/bench.sh [--target virt-rv64] [--np 16] [--out results]
+#   bash scripts/bench.sh [--target virt-rv64|tilegx] [--np 16] [--out results]
 #
 # --np is the PE count of the size sweeps and of the channel benchmark; the scaling runs use 1/2, 4, 8, ... up
-# to it.
+# to it. On tilegx (the project's simulator: cycles of its timing model, PE 0's) the TILE calibration against
+# the published figures runs too, at --np PEs (36: the whole chip).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 target=virt-rv64 np=16 out=results
@@ -23,7 +24,11 @@ case "$target" in
   virt-rv64) cycle="one retired instruction of the whole QEMU virt machine (-icount shift=0,sleep=off): a PE that sleeps adds nothing, so a lone PE's figure is its instruction count and a collective's is the work of all PEs together"
              # what the plots say their numbers are: QEMU's counter is instructions of every hart together, not
              # cycles and not time
-             unit="instructions of the whole machine (QEMU -icount)" unit_short="instructions" unit_one="instruction" ;;
+             unit="instructions of the whole machine (QEMU -icount)" unit_short="instructions" unit_one="instruction"
+             icount=--icount whole=1 scope="whole machine" ;;
+  tilegx) cycle="one cycle of oshrun's TILE-Gx simulator's timing model (sim/tilegx; GCC's scheduling latencies, not silicon: docs/tile-sim.md), read by PE 0 from SPR CYCLE: a collective's figure is PE 0's time"
+          unit="simulated TILE-Gx cycles (PE 0's)" unit_short="cycles" unit_one="cycle"
+          icount="" whole=0 scope="PE 0's time" ;;
   *) echo "bench.sh: no benchmark runner for target '$target' yet" >&2; exit 2 ;;
 esac
 if ! [[ "$np" =~ ^[0-9]+$ ]] || [ "$np" -lt 2 ]; then echo "bench.sh: --np must be a number >= 2" >&2; exit 2; fi
@@ -45,8 +50,8 @@ for p in 2 4 8 16 32 64 128 256 512; do [ "$p" -le "$np" ] && scaling+=("$p"); d
 
 run() {  # run <np> <program> [args...]: one benchmark run, its output appended to the log
   local n=$1 prog=$2; shift 2
-  echo "== oshrun --icount -np $n $(basename "$prog") $*" | tee -a "$log"
-  SHMEM_SYMMETRIC_SIZE=${SHMEM_SYMMETRIC_SIZE:-8M} "$oshrun" --icount --timeout 1200 -np "$n" "$prog" "$@" \
+  echo "== oshrun --target $target $icount -np $n $(basename "$prog") $*" | tee -a "$log"
+  SHMEM_SYMMETRIC_SIZE=${SHMEM_SYMMETRIC_SIZE:-8M} "$oshrun" --target "$target" $icount --timeout 1200 -np "$n" "$prog" "$@" \
     | tee -a "$log" | grep -v '^csv:' || { echo "bench.sh: $(basename "$prog") failed at $n PEs" >&2; exit 1; }
 }
 
@@ -56,6 +61,7 @@ run "$np" "$build/bench/channels/bench_channels.elf"
 for p in 1 "${scaling[@]}"; do [ "$p" -le 16 ] && run "$p" "$build/examples/fft2d/fft2d.elf" 128 all; done
 for p in "${scaling[@]}"; do [ "$p" -ge 3 ] || continue; [ "$p" -le 16 ] && run "$p" "$build/examples/matvec/matvec.elf" 56 32 both; done
 for p in 1 "${scaling[@]}"; do [ "$p" -le 16 ] && run "$p" "$build/examples/cbir/cbir.elf"; done
+[ -f "$build/bench/tile/bench_calibrate.elf" ] && [ "$target" = tilegx ] && run "$np" "$build/bench/tile/bench_calibrate.elf"
 
 # csv:<table>:<values> -> <out>/<table>.csv, the header once (the first line a table ever printed)
 rm -f "$out"/*.csv
@@ -96,14 +102,15 @@ plot putget_bandwidth.png "put/get bandwidth to a neighbour ($target), $unit" "b
 # per PE: the machine's count divided by the PEs (every PE works in a barrier), on linear axes, so that a cost
 # that grows like log2 N looks like it and a constant one is flat
 for op in barrier_wand barrier_dissemination; do
-  awk -F, -v op="$op" 'NR > 1 && $2 == op { print $1, $3 / $1 }' "$out/sync.csv" | sort -n > "$tmp/$op"
+  awk -F, -v op="$op" -v whole="$whole" 'NR > 1 && $2 == op { print $1, whole ? $3 / $1 : $3 }' "$out/sync.csv" | sort -n > "$tmp/$op"
 done
 d2=$(awk 'NR == 1 { print $2 }' "$tmp/barrier_dissemination")
-plot barrier.png "barrier of all PEs vs PE count ($target): $unit_short per PE (the machine's count / N)" "PEs" "$unit_short per PE per barrier" \
+if [ "$whole" = 1 ]; then per_pe="$unit_short per PE (the machine's count / N)"; else per_pe="$unit_short per barrier ($scope)"; fi
+plot barrier.png "barrier of all PEs vs PE count ($target): $per_pe" "PEs" "$per_pe" \
   "set yrange [0:*]" "'$tmp/barrier_wand' w lp t 'WAND-style (shmemx_barrier_all_wand)', '$tmp/barrier_dissemination' w lp t 'dissemination (shmemx_barrier_all_dissemination)', ${d2:-0}*log(x)/log(2) dt 2 t 'log2 N x the 2-PE cost (one round)'"
 
 for op in broadcast fcollect sum_reduce; do series "$out/coll_size.csv" "\$1 == $np && \$2 == \"$op\"" 3 4 > "$tmp/$op"; done
-plot collectives_size.png "collectives vs size at $np PEs ($target): $unit, all PEs together" "bytes (fcollect: per PE)" "$unit_short per call, whole machine" \
+plot collectives_size.png "collectives vs size at $np PEs ($target): $unit" "bytes (fcollect: per PE)" "$unit_short per call, $scope" \
   "set logscale xy 2" "'$tmp/broadcast' w lp t 'broadcast', '$tmp/fcollect' w lp t 'fcollect', '$tmp/sum_reduce' w lp t 'sum_reduce (long)'"
 
 for op in fetch_add compare_swap; do series "$out/amo.csv" "\$2 == \"$op\"" 1 3 > "$tmp/$op"; done
@@ -125,16 +132,16 @@ for v in put get store alltoall; do
   series "$out/fft2d.csv" "\$3 == \"$v\"" 1 4 > "$tmp/fft_$v"
   args+="'$tmp/fft_$v' w lp t '$v',"
 done
-plot fft2d.png "2D FFT ${fft_n}x${fft_n}: transpose variants vs PE count ($target): work of all PEs together, not time" "PEs" "$unit_short of the transpose, whole machine" \
+plot fft2d.png "2D FFT ${fft_n}x${fft_n}: transpose variants vs PE count ($target): $unit" "PEs" "$unit_short of the transpose, $scope" \
   "set logscale x 2; set yrange [0:*]" "${args%,}"
 if [ -f "$out/matvec.csv" ]; then
   for m in tree linear; do series "$out/matvec.csv" "\$1 == \"$m\"" 3 5 > "$tmp/mv_$m"; done
-  plot matvec.png "streaming mat-vec ($target): work of all PEs per matrix, not service time (this count cannot show time)" "workers" "$unit_short per matrix, whole machine" \
+  plot matvec.png "streaming mat-vec ($target): $unit" "workers" "$unit_short per matrix, $scope" \
     "set yrange [0:*]" "'$tmp/mv_tree' w lp t 'binary-tree distribution', '$tmp/mv_linear' w lp t 'linear distribution'"
 fi
 if [ -f "$out/cbir.csv" ]; then
   series "$out/cbir.csv" 1 1 3 > "$tmp/cbir"
-  plot cbir.png "CBIR feature extraction + gather ($target): total work of all PEs, not time (flat = no extra work; speed-up cannot be seen here)" "PEs" "$unit_short, whole machine" "set logscale x 2; set yrange [0:*]" "'$tmp/cbir' w lp t 'autocorrelogram features'"
+  plot cbir.png "CBIR feature extraction + gather ($target): $unit" "PEs" "$unit_short, $scope" "set logscale x 2; set yrange [0:*]" "'$tmp/cbir' w lp t 'autocorrelogram features'"
 fi
 # ---- tables -----------------------------------------------------------------------------------------------
 # The figures docs/benchmarks.md quotes, made from the CSV files of this run (never typed in by hand).
@@ -145,16 +152,18 @@ fi
   echo "|---|---|---|"
   awk -F, 'NR > 1 { printf "| `%s` | %s | %s (limit 0.25) |\n", $1, $2, $3 }' "$out/putget_fit.csv"
   echo
-  echo "| PEs | barrier_all, per PE | dissemination, per PE | broadcast 8 B | fcollect 8 B | sum_reduce 8 B | fetch_add (caller) |"
+  if [ "$whole" = 1 ]; then each=", per PE"; else each=""; fi
+  echo "| PEs | barrier_all$each | dissemination$each | broadcast 8 B | fcollect 8 B | sum_reduce 8 B | fetch_add (caller) |"
   echo "|---|---|---|---|---|---|---|"
-  awk -F, 'FILENAME ~ /sync/ && FNR > 1 { if ($2 == "barrier_all") b[$1] = $3; if ($2 == "barrier_dissemination") d[$1] = $3; n[$1] = 1 }
+  awk -F, -v whole="$whole" 'FILENAME ~ /sync/ && FNR > 1 { if ($2 == "barrier_all") b[$1] = $3; if ($2 == "barrier_dissemination") d[$1] = $3; n[$1] = 1 }
            FILENAME ~ /coll_size/ && FNR > 1 && $3 == 8 { c[$1 "," $2] = $4 }
            FILENAME ~ /amo/ && FNR > 1 && $2 == "fetch_add" { a[$1] = $3 }
-           END { for (k in n) printf "%d | %.1f | %.1f | %s | %s | %s | %s |\n", k, b[k] / k, d[k] / k, c[k ",broadcast"],
+           END { for (k in n) printf "%d | %.1f | %.1f | %s | %s | %s | %s |\n", k, whole ? b[k] / k : b[k],
+                                      whole ? d[k] / k : d[k], c[k ",broadcast"],
                                       c[k ",fcollect"], c[k ",sum_reduce"], a[k] }' \
     "$out/sync.csv" "$out/coll_size.csv" "$out/amo.csv" | sort -n | sed 's/^/| /'
   echo
-  echo "| at $np PEs, whole machine | 8 B | 4 KiB |"
+  echo "| at $np PEs, $scope | 8 B | 4 KiB |"
   echo "|---|---|---|"
   for op in broadcast fcollect sum_reduce; do
     awk -F, -v np="$np" -v op="$op" 'NR > 1 && $1 == np && $2 == op { v[$3] = $4 }
@@ -162,7 +171,7 @@ fi
   done
   # Issue 16's goals, each row with this run's figure and the ratio to its goal (a ratio above 1: not met). The
   # collectives' goals are multiples of a lower bound at 16 PEs (4x for 8 B, 1.5x for sum_reduce of 4 KiB).
-  if [ "$np" = 16 ]; then
+  if [ "$np" = 16 ] && [ "$target" = virt-rv64 ]; then
     echo
     echo "| goal (virt-rv64, Release, 16 PEs) | measured | goal | ratio |"
     echo "|---|---|---|---|"
@@ -181,6 +190,14 @@ fi
           if (row[i] in m) printf "| %s | %.1f | %d | %.2f |\n", row[i], m[row[i]], goal[i], m[row[i]] / goal[i]
           else printf "| %s | (not measured) | %d | |\n", row[i], goal[i]
       }' "$out/putget.csv" "$out/amo.csv" "$out/sync.csv" "$out/coll_size.csv"
+  fi
+  # The TILE calibration (bench/tile/calibrate.c): each figure with the published one and the ratio.
+  if [ -f "$out/tile_calibration.csv" ]; then
+    echo
+    echo "| TILE figure, neighbour PEs (barriers: all $np) | simulated | published | ratio |"
+    echo "|---|---|---|---|"
+    awk -F, 'NR > 1 { if ($3 != "") printf "| %s | %s %s | %s %s | %.2f |\n", $1, $2, $4, $3, $4, $2 / $3
+                      else printf "| %s | %s %s | | |\n", $1, $2, $4 }' "$out/tile_calibration.csv"
   fi
 } > "$out/tables.md"
 echo "tables: $out/tables.md"

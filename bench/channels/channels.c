@@ -21,6 +21,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "../cycles.h"
+
 #ifndef SHMEM_TARGET_MAX_PES /* set by cmake/shmem.cmake: the most PEs a run of the target can have */
 #define SHMEM_TARGET_MAX_PES 512
 #endif
@@ -148,7 +150,7 @@ int main(void)
         shmem_finalize();
         return 0;
     }
-    if (me == 0) printf("channels: cycles = retired instructions of the whole machine (oshrun --icount), %d PEs\n", n);
+    if (me == 0) printf("channels: a cycle = " BENCH_CYCLE_IS ", %d PEs\n", n);
 
     const uint64_t by_hand = p_wait_until();
     static const int kinds[] = {1, 2, 4, 8};
