@@ -78,6 +78,14 @@ void stack_overflow()
 
 void udn_stray_word(udn::word w)
 {
+    if (udn::is_wake_word(w)) {  // only a second one is stray (udn::Inbox::put)
+        Message()
+            .s("libshmem: PE ").u(uint64_t(geometry.pe)).s(": UDN queue 0 received a wake-up from PE ")
+            .u(uint64_t(w & 0xffff)).s(" before the previous one was taken: the sleep protocol lost count ")
+            .s("(at most one claim of a sleep is outstanding: port/tile/shmem_port.hpp)")
+            .write();
+        end_run(70);
+    }
     Message()
         .s("libshmem: PE ").u(uint64_t(geometry.pe)).s(": UDN queue 0 received ").x(uint64_t(w))
         .s(", which is not a libshmem message (a wake-up, a barrier round or a channel message was expected): ")

@@ -87,6 +87,9 @@ struct Inbox {
     {
         last = w;
         if (is_wake_word(w)) {
+            // At most one claim is outstanding (sleep_until), so a second wake-up before the first is taken means
+            // the protocol lost count: stray (udn_stray_word says which).
+            if (wakes != 0) return false;
             ++wakes;
             return true;
         }
@@ -146,19 +149,37 @@ struct Inbox {
 // when the previous claim's word has been taken (or there was none). A channel message ends the sleep without
 // being a claim, so after one the waiter claims `awake` itself: if a writer got there first, its word is taken
 // before `awake` goes back to 0. Returns false if a stray word arrived (inbox.last).
+//
+// SHMEM_TILE_SLEEP_MUTATION (tests only; 0 in every build of the library) breaks the protocol on purpose, so that
+// the tests show they catch each break: the host's simulation (tests/test_tile_port.cpp) and the runs on the
+// TILE-Gx simulator (tests/port-tile). 1: no claim after a channel message; 2: the claim at the end takes no word;
+// 3: `awake` cleared after the look at done() instead of before it.
+#ifndef SHMEM_TILE_SLEEP_MUTATION
+#define SHMEM_TILE_SLEEP_MUTATION 0
+#endif
 template <class Sleeper, class Done>
 bool sleep_until(Sleeper &s, Inbox &inbox, Done done)
 {
+    constexpr int mutation = SHMEM_TILE_SLEEP_MUTATION;
     auto receive = [&s] { return s.receive(); };
     for (;;) {
-        s.clear_awake();
-        s.fence();
-        if (done()) return s.claim_awake() == 0 || inbox.take_wake(receive);  // a claim owes its word
+        if constexpr (mutation != 3) {
+            s.clear_awake();
+            s.fence();
+        }
+        if (done()) {
+            if constexpr (mutation == 2) return s.claim_awake(), true;
+            return s.claim_awake() == 0 || inbox.take_wake(receive);  // a claim owes its word
+        }
+        if constexpr (mutation == 3) {
+            s.clear_awake();
+            s.fence();
+        }
         switch (inbox.take_event(receive)) {
         case Event::none: return false;
         case Event::wake: break;  // that claim's word: awake is 1, nobody can claim until it is 0 again
         case Event::message:
-            if (s.claim_awake() != 0 && !inbox.take_wake(receive)) return false;
+            if (mutation != 1 && s.claim_awake() != 0 && !inbox.take_wake(receive)) return false;
             break;
         }
     }

@@ -156,6 +156,15 @@ TEST(TileUdn, InboxReportsStrayWords)
         EXPECT_FALSE(inbox.take_round(1, 0, std::ref(q)));
         EXPECT_EQ(inbox.last, udn::barrier_word(1, 3));
     }
+    {
+        // a second wake-up before the first was taken: at most one claim is ever outstanding
+        udn::Inbox inbox;
+        FakeQueue q;
+        q.words = {udn::wake_word(2), udn::wake_word(5), udn::barrier_word(0, 0)};
+        EXPECT_FALSE(inbox.take_round(0, 0, std::ref(q)));
+        EXPECT_EQ(inbox.last, udn::wake_word(5));
+        EXPECT_EQ(inbox.wakes, 1u);
+    }
 }
 
 // A whole run of the dissemination barrier's message pattern, simulated: n PEs, each with its inbox, every send
