@@ -35,12 +35,16 @@ option(SHMEM_SMALL_SIZES "Tests, examples and benchmarks use their small problem
 set(SHMEM_TIMEOUT_FACTOR ${SHMEM_TIMEOUT_FACTOR_DEFAULT} CACHE STRING "Multiplier of every test's time limit")
 
 function(add_shmem_executable name)
-  cmake_parse_arguments(ARG "DRAM_CODE" "" "SOURCES" ${ARGN})
+  cmake_parse_arguments(ARG "DRAM_CODE" "LIBRARY" "SOURCES" ${ARGN})
   add_executable(${name} ${ARG_SOURCES} ${ARG_UNPARSED_ARGUMENTS})
   if(ARG_DRAM_CODE)
     set_target_properties(${name} PROPERTIES SHMEM_DRAM_CODE ON)
   endif()
-  target_link_libraries(${name} PRIVATE libshmem::shmem)
+  # LIBRARY: another build of libshmem's sources (a test's deliberately broken one); libshmem by default.
+  if(NOT ARG_LIBRARY)
+    set(ARG_LIBRARY libshmem::shmem)
+  endif()
+  target_link_libraries(${name} PRIVATE ${ARG_LIBRARY})
   target_compile_definitions(${name} PRIVATE SHMEM_TARGET_MAX_PES=${SHMEM_MAX_PES}
                              SHMEM_SMALL_SIZES=$<BOOL:${SHMEM_SMALL_SIZES}>)
   # The C driver links on the bare-metal targets: there is no libstdc++ there, and the library needs none. On

@@ -78,11 +78,11 @@ void stack_overflow()
 
 void udn_stray_word(udn::word w)
 {
-    if (udn::is_wake_word(w)) {  // only a second one is stray (udn::Inbox::put)
+    if (udn::is_wake_word(w)) {  // stray only as udn::Inbox::put and udn::sleep_until find it
         Message()
             .s("libshmem: PE ").u(uint64_t(geometry.pe)).s(": UDN queue 0 received a wake-up from PE ")
-            .u(uint64_t(w & 0xffff)).s(" before the previous one was taken: the sleep protocol lost count ")
-            .s("(at most one claim of a sleep is outstanding: port/tile/shmem_port.hpp)")
+            .u(uint64_t(w & 0xffff)).s(" that no claim of this PE's sleep owed (a second one before the first was ")
+            .s("taken, or one while `awake` was 0): the sleep protocol lost count (port/tile/shmem_port.hpp)")
             .write();
         end_run(70);
     }

@@ -163,6 +163,7 @@ struct Sleeper {
     void clear_awake() { __atomic_store_n(&awake, 0u, __ATOMIC_RELAXED); }
     void fence() { port::fence(); }
     uint32_t claim_awake() { return swap_in_one(&awake); }
+    bool claimed() { return __atomic_load_n(&awake, __ATOMIC_RELAXED) != 0; }
     udn::word receive() { return udn_receive(); }
 };
 

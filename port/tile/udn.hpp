@@ -78,6 +78,7 @@ struct Inbox {
     uint32_t wakes = 0;         // wake-ups arrived, not yet taken
     uint32_t messages = 0;      // channel messages delivered (the wait counts them as events)
     word last = 0;              // the last word received (for the report of a stray one)
+    word last_wake = 0;         // the last wake-up received (for the report of one no claim owed)
     Deliver deliver = nullptr;  // set by the core once a channel may receive messages
 
     // Sorts in the word w just received, receiving the rest of its packet if it is a channel message; false if it
@@ -90,6 +91,7 @@ struct Inbox {
             // At most one claim is outstanding (sleep_until), so a second wake-up before the first is taken means
             // the protocol lost count: stray (udn_stray_word says which).
             if (wakes != 0) return false;
+            last_wake = w;
             ++wakes;
             return true;
         }
@@ -144,8 +146,8 @@ struct Inbox {
 };
 
 // The sleep of shmem_port.hpp's wait_until, over an interface the host's tests can simulate (Sleeper: clear_awake
-// stores awake = 0, fence, claim_awake swaps 1 into awake and returns what it was, receive reads queue 0 and
-// blocks while it is empty). The invariant: at most one claim is outstanding, because `awake` is set to 0 only
+// stores awake = 0, fence, claim_awake swaps 1 into awake and returns what it was, claimed reads whether awake is
+// nonzero, receive reads queue 0 and blocks while it is empty). The invariant: at most one claim is outstanding, because `awake` is set to 0 only
 // when the previous claim's word has been taken (or there was none). A channel message ends the sleep without
 // being a claim, so after one the waiter claims `awake` itself: if a writer got there first, its word is taken
 // before `awake` goes back to 0. Returns false if a stray word arrived (inbox.last).
@@ -177,7 +179,12 @@ bool sleep_until(Sleeper &s, Inbox &inbox, Done done)
         }
         switch (inbox.take_event(receive)) {
         case Event::none: return false;
-        case Event::wake: break;  // that claim's word: awake is 1, nobody can claim until it is 0 again
+        case Event::wake:  // a claim's word: awake is 1 (every claim before the clear had its word taken then)
+            if (!s.claimed()) {
+                inbox.last = inbox.last_wake;  // the stray word is that wake-up
+                return false;
+            }
+            break;
         case Event::message:
             if (mutation != 1 && s.claim_awake() != 0 && !inbox.take_wake(receive)) return false;
             break;

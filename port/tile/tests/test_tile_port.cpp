@@ -384,6 +384,7 @@ struct ChannelSim {
         awake = 1;
         return old;
     }
+    bool claimed() { return awake != 0; }
     udn::word receive()
     {
         while (q.empty())
