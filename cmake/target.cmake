@@ -38,6 +38,8 @@
 #                           every instruction of every image built (oshrun warns of any other at each run)
 #       distinct_static_addresses  every PE runs its own copy of the image at an address of its own (TILE): a pointer
 #                           to static data that another PE hands over points into that PE's copy
+#       ieee_float          float and double arithmetic is IEEE 754 binary32/binary64 with round-to-nearest-even
+#                           and denormals, as the host's: the semantics test compares its floating-point groups
 #   SHMEM_ELF_MACHINE            the images' machine as readelf names it (a test checks every image), "" for the
 #                                host's own
 #   SHMEM_IMAGE_MACHINE          what oshrun's refusal of a foreign image names (with image_checks)
@@ -55,7 +57,7 @@ set(_shmem_target_facts SHMEM_PORT SHMEM_PORT_VARIANT SHMEM_TARGET_SUMMARY SHMEM
 set(_shmem_optional_facts SHMEM_FOOTPRINT_BUDGET SHMEM_CRT_COMMON SHMEM_CHIP_SCALE_PES)
 set(_shmem_known_capabilities run emulator icount gdb_stub hosted libc_crt libc_host default_heap image_checks
     local_memory_link small_checked_conformance msg_channel msg_channel_option ipi_get_option sanitizers footprint
-    ends_observed ends_observed_with_checks simulated_isa distinct_static_addresses)
+    ends_observed ends_observed_with_checks simulated_isa distinct_static_addresses ieee_float)
 
 # shmem_target_names(<out> <dir>): the targets whose facts files are in <dir>, sorted.
 function(shmem_target_names out dir)

@@ -16,6 +16,7 @@ set(SHMEM_CAPABILITIES
   sanitizers          # SHMEM_SANITIZE (ASan, UBSan, TSan)
   msg_channel_option  # SHMEM_LINUX_MSG_CHANNEL: the channels' message path over an emulated queue per PE
   ends_observed       # a PE's end is seen by the others' library waits (port::ends_observed)
+  ieee_float          # the host's float and double (or the cross target's: aarch64, armhf VFP)
 )
 set(SHMEM_ELF_MACHINE "")           # readelf's name of the images' machine ("": the host's)
 set(SHMEM_IMAGE_MACHINE "")

@@ -13,6 +13,7 @@ set(SHMEM_CAPABILITIES
   msg_channel         # the shmemx channels' values travel as UDN messages
   distinct_static_addresses  # one relocated copy of the image per partition
   footprint           # the footprint report of bench/footprint runs as a test (no budget)
+  ieee_float          # no FPU: libgcc's soft-fp, IEEE 754
 )
 set(SHMEM_ELF_MACHINE "Tilera TILEPro")           # readelf's name of the images' machine ("": the host's)
 set(SHMEM_IMAGE_MACHINE "")

@@ -20,6 +20,7 @@ set(SHMEM_CAPABILITIES
   default_heap        # oshrun sizes the symmetric heap from SHMEM_SYMMETRIC_SIZE (default 64 MiB up to 16 PEs)
   image_checks        # oshrun refuses a bad image before anything runs (the machine name below)
   ends_observed_with_checks  # a PE's end is seen by the others' library waits in the builds with checks
+  ieee_float          # RV64GC's F and D extensions: IEEE 754 float and double
 )
 set(SHMEM_ELF_MACHINE "RISC-V")           # readelf's name of the images' machine ("": the host's)
 set(SHMEM_IMAGE_MACHINE "RISC-V")         # what oshrun's refusal of an image of another machine names
