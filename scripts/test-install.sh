@@ -120,7 +120,9 @@ if [ -n "${SHMEM_INSTALL_TEST_TILE:-}" ]; then
       grep -q "^pe $((np - 1)): " "$work/out" || { cat "$work/out" >&2; echo "no plan for $img" >&2; exit 1; }
     done
     if [ "$t" = tilegx ]; then
-      echo "$t: app.elf, app_cxx.elf and the find_package project built and run on the simulator"
+      # a board whose firmware numbers its tiles from (0, 0): the plan, the boot blocks and the UDN follow it
+      run "app-$t.elf" --target "$t" --tile-origin 0,0
+      echo "$t: app.elf, app_cxx.elf and the find_package project built and run on the simulator (also from tile 0,0)"
     else
       echo "$t: app.elf, app_cxx.elf and the find_package project built and placed"
     fi
