@@ -49,6 +49,7 @@ struct OpInfo {
     uint8_t size = 0;       // memory access bytes
     bool sign = false;      // a load's sign extension
     bool known = false;     // the simulator executes it
+    bool align_down = false;  // a load from the address with its low 3 bits cleared, never misaligned (ldna)
 };
 
 struct Decoded {
@@ -193,6 +194,17 @@ struct Chip::Impl {
         }
         slot = &it->second;
         return slot;
+    }
+
+    // Decodes again, from memory, the bundles of [line, line + 64) decoded before (icoh): in place, so that the
+    // tiles' direct-mapped caches keep pointing at them.
+    void redecode_line(uint64_t line) {
+        for (uint64_t pc = line; pc < line + 64; pc += 8) {
+            auto it = decoded.find(pc);
+            if (it == decoded.end() || !in_memory(pc, 8)) continue;
+            std::memcpy(&it->second.bits, at(pc), 8);
+            it->second.b = decode(it->second.bits, pc);
+        }
     }
 
     // ---- memory ----------------------------------------------------------------------------------------------
@@ -404,7 +416,7 @@ const std::vector<OpInfo>& op_infos() {
              I_mula_ls_ls, I_mula_ls_lu, I_mula_lu_lu, I_mulax, I_cmoveqz, I_cmovnez, I_fsingle_addsub2,
              I_fdouble_addsub, I_fdouble_pack2},
             0b111);
-        alu({I_bfins}, 0b011);
+        alu({I_bfins, I_mm}, 0b011);
         auto none = [&](std::initializer_list<Op> ops, uint8_t reads) {
             for (Op o : ops) v[o] = OpInfo{-1, -1, reads, M_None, 0, false, true};
         };
@@ -415,7 +427,7 @@ const std::vector<OpInfo>& op_infos() {
               I_swint1, I_swint2, I_swint3, I_iret},
              0);
         none({I_mtspr}, 0b10);
-        none({I_flush, I_flushwb, I_finv, I_inv}, 0b1);
+        none({I_flush, I_flushwb, I_finv, I_inv, I_icoh}, 0b1);
         for (Op o : {I_prefetch, I_prefetch_l1_fault, I_prefetch_l2, I_prefetch_l2_fault,
                      I_prefetch_l3, I_prefetch_l3_fault})
             v[o] = OpInfo{-1, -1, 0b1, M_Hint, 1, false, true};
@@ -441,6 +453,8 @@ const std::vector<OpInfo>& op_infos() {
             v[s.op] = OpInfo{-1, -1, 0b11, M_Store, s.size, false, true};
             v[s.add] = OpInfo{-1, 0, 0b11, M_Store, s.size, false, true};
         }
+        v[I_ldna] = OpInfo{0, -1, 0b10, M_Load, 8, false, true, true};
+        v[I_ldna_add] = OpInfo{0, 1, 0b10, M_Load, 8, false, true, true};
         for (Op o : {I_exch, I_cmpexch, I_fetchadd, I_fetchaddgez, I_fetchand, I_fetchor})
             v[o] = OpInfo{0, -1, 0b110, M_Atomic, 8, false, true};
         for (Op o : {I_exch4, I_cmpexch4, I_fetchadd4, I_fetchaddgez4, I_fetchand4, I_fetchor4})
@@ -645,6 +659,14 @@ Chip::Impl::Step Chip::Impl::step(unsigned t) {
             out = (v[0] & ~m) | (rotl(a, start) & m);
             break;
         }
+        // masked merge: bits start..end (wrapping past bit 63) of the destination kept, the others srcA's (GCC's
+        // *insv_mm: "mm dest, src, pos + len, pos - 1" stores src's field [pos, pos + len) into dest)
+        case I_mm: {
+            const unsigned start = unsigned(v[2]) & 63, len = ((unsigned(v[3]) - start) & 63) + 1;
+            const uint64_t m = rotl(mask_of(len), start);
+            out = (v[0] & m) | (a & ~m);
+            break;
+        }
         case I_v1addi: {
             uint64_t r = 0;
             for (unsigned i = 0; i < 8; ++i) r |= uint64_t(uint8_t((a >> (8 * i)) + c)) << (8 * i);
@@ -767,6 +789,10 @@ Chip::Impl::Step Chip::Impl::step(unsigned t) {
 #undef TGX_BR
         case I_nop: case I_fnop: case I_info: case I_infol: break;
         case I_flush: case I_flushwb: case I_finv: case I_inv: break;  // caches: nothing to do in one memory
+        // The instruction cache's 64-byte line of the address is made coherent with memory: the bundles of the line
+        // decoded before are decoded again from memory as it is (libgcc's __clear_cache, which trampolines call,
+        // does mf first, so the tile's stores have landed).
+        case I_icoh: redecode_line(v[0] & ~uint64_t(63)); break;
         case I_mf: case I_drain:
             for (const PendingStore& p : T.stores) end = std::max(end, p.land);
             break;
@@ -799,13 +825,13 @@ Chip::Impl::Step Chip::Impl::step(unsigned t) {
         }
         // ---- memory
         if (oi.mem == M_Load) {
-            const uint64_t addr = v[1];
+            const uint64_t addr = oi.align_down ? v[1] & ~uint64_t(7) : v[1];
             if (!check_access(t, op_name(in.op), addr, oi.size)) return Step::Fault;
             out = load(t, addr, oi.size);
             if (oi.sign) out = sext(out, 8 * oi.size);
             const int owner = partition_tile_of(addr);
             o.latency = owner == int(t) ? timing.load_local : owner >= 0 ? timing.load_remote : timing.load_other;
-            if (oi.dest2 >= 0) o.reg2 = int(in.opnd[oi.dest2]), o.value2 = addr + uint64_t(in.opnd[2]);
+            if (oi.dest2 >= 0) o.reg2 = int(in.opnd[oi.dest2]), o.value2 = v[1] + uint64_t(in.opnd[2]);
         } else if (oi.mem == M_Store) {
             const uint64_t addr = v[0];
             if (!check_access(t, op_name(in.op), addr, oi.size)) return Step::Fault;

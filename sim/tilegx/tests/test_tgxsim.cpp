@@ -327,6 +327,36 @@ TEST(TgxsimChip, LanesAndDblalign) {
     EXPECT_EQ(r.chip->reg(0, 10), 0x1516171805060708ull);
 }
 
+// GCC's code for an unaligned access (ldna: the aligned 8 bytes around it, no trap) and for storing a bit field of
+// one register into another (mm: GCC's *insv_mm, "mm dest, src, pos + len, pos - 1").
+TEST(TgxsimChip, LdnaAndMm) {
+    ChipRun r = run_programs({"moveli r1, 0x0102\n shl16insli r1, r1, 0x0304\n shl16insli r1, r1, 0x0506\n"
+                          " shl16insli r1, r1, 0x0708\n moveli r10, 8\n shl16insli r10, r10, 0\n st r10, r1\n"
+                          " addi r11, r10, 5\n ldna r2, r11\n addi r12, r10, 3\n ldna_add r3, r12, 8\n"
+                          " movei r4, -1\n mm r4, r1, 24, 7\n movei r5, 0\n mm r5, r1, 16, 63\n nap"});
+    ASSERT_EQ(r.stop, Chip::Stop::Quiescent) << r.chip->fault().what;
+    EXPECT_EQ(r.chip->reg(0, 2), 0x0102030405060708ull);  // the 8 bytes at 0x80000, for 0x80005
+    EXPECT_EQ(r.chip->reg(0, 3), 0x0102030405060708ull);
+    EXPECT_EQ(r.chip->reg(0, 12), kData + 11);            // the address as it was, plus 8
+    EXPECT_EQ(r.chip->reg(0, 4), 0xffffffffff0607ffull);  // bits 8..23 of r1 into all ones
+    EXPECT_EQ(r.chip->reg(0, 5), 0x0708ull);              // bits 0..15 of r1 into zero
+}
+
+// Code written to memory runs once icoh has made the instruction cache's line coherent (a trampoline: GCC writes it
+// to the stack and calls __clear_cache, which does mf and icoh on each line); until then the line's old bundles run.
+TEST(TgxsimChip, IcohMakesWrittenCodeRun) {
+    ChipRun r = run_programs({" jal patch\n move r6, r5\n lnk r10\n"
+                          "here:\n addli r11, r10, newcode - here\n addli r12, r10, patch - here\n"
+                          " ld r13, r11\n st r12, r13\n mf\n jal patch\n move r7, r5\n"
+                          " icoh r12\n jal patch\n move r8, r5\n nap\n"
+                          "patch:\n movei r5, 1\n jrp lr\n"
+                          "newcode:\n movei r5, 2\n"});
+    ASSERT_EQ(r.stop, Chip::Stop::Quiescent) << r.chip->fault().what;
+    EXPECT_EQ(r.chip->reg(0, 6), 1u);
+    EXPECT_EQ(r.chip->reg(0, 7), 1u);  // written, not yet made coherent
+    EXPECT_EQ(r.chip->reg(0, 8), 2u);
+}
+
 TEST(TgxsimChip, SprsTheProgramsRead) {
     // Tile 8 of a 6 x 6 chip is x 2, y 1.
     std::vector<std::string> p(9);
