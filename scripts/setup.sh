@@ -18,6 +18,7 @@ packages=(
   gcc-aarch64-linux-gnu g++-aarch64-linux-gnu qemu-user   # the linux target built for aarch64, run under qemu-user
   gcc-arm-linux-gnueabihf g++-arm-linux-gnueabihf          # ... and for armhf (a Parallella's Cortex-A9 host)
   binutils-source                      # binutils' TILE-Gx assembler test list: the TILE-Gx simulator's decoder check
+  gcc-12-source                        # GCC's c-torture execute tests, run on the TILE-Gx simulator (tests/ctorture)
 )
 
 missing=()
