@@ -28,6 +28,10 @@ else()
   get_filename_component(_dram_name "${DRAM_CODE_SCRIPT}" NAME)
 endif()
 string(REPLACE ";" " " _port_link "${SHMEM_PORT_LINK_OPTIONS}")
+set(_port_libs "")  # " -lm": the port's libraries, after libshmem
+foreach(_l IN LISTS SHMEM_PORT_LINK_LIBRARIES)
+  string(APPEND _port_libs " -l${_l}")
+endforeach()
 set(SHMEM_USER_ARCH_FLAGS "${SHMEM_ARCH_FLAGS}")
 set(SHMEM_USER_CFLAGS "-I@PREFIX@/include -ffunction-sections -fdata-sections")
 set(SHMEM_USER_CXXFLAGS "-fno-exceptions -fno-rtti")
@@ -58,12 +62,12 @@ file(WRITE "${_conf}"
   "SHMEM_LDFLAGS='${_q_SHMEM_USER_LDFLAGS}'\n"
   "SHMEM_LINKER_SCRIPT='${_lds_name}'\n"
   "SHMEM_DRAM_CODE_SCRIPT='${_dram_name}'\n"
-  "SHMEM_LIBS='-lshmem'\n"
+  "SHMEM_LIBS='-lshmem${_port_libs}'\n"
   "SHMEM_NOTE='${_q_SHMEM_TARGET_NOTE}'\n")
 
 # pkg-config: prefix from the .pc file's own directory (pkg-config's pcfiledir), so the prefix can move.
 string(REPLACE "@PREFIX@" "\${prefix}" _pc_cflags "${SHMEM_USER_ARCH_FLAGS} ${SHMEM_USER_CFLAGS}")
-string(REPLACE "@LIBDIR@" "\${libdir}" _pc_libs "${SHMEM_USER_LDFLAGS} -T\${libdir}/${_lds_name} -lshmem")
+string(REPLACE "@LIBDIR@" "\${libdir}" _pc_libs "${SHMEM_USER_LDFLAGS} -T\${libdir}/${_lds_name} -lshmem${_port_libs}")
 file(WRITE "${_gen}/libshmem-${SHMEM_TARGET}.pc"
   "prefix=\${pcfiledir}/../..\n"
   "includedir=\${prefix}/include\n"
@@ -103,6 +107,7 @@ file(WRITE "${_gen}/libshmem-${SHMEM_TARGET}.cmake"
   "    INTERFACE_INCLUDE_DIRECTORIES \"\${_libshmem_prefix}/include\"\n"
   "    INTERFACE_COMPILE_OPTIONS \"-ffunction-sections;-fdata-sections;$<$<COMPILE_LANGUAGE:CXX>:-fno-exceptions;-fno-rtti>\"\n"
   "    INTERFACE_LINK_OPTIONS \"${_cm_script};${_cm_link}\"\n"
+  "    INTERFACE_LINK_LIBRARIES \"${SHMEM_PORT_LINK_LIBRARIES}\"\n"
   "    INTERFACE_LINK_DEPENDS \"${_linker_scripts_rel}\")\n"
   "endif()\n"
   "# The target's facts (cmake/target.cmake): its port, PE limit, defaults and capabilities.\n"

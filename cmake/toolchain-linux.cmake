@@ -32,4 +32,6 @@ set(SHMEM_TARGET_NOTE "")
 set(SHMEM_PORT_DIR linux)
 # The start-up code is pulled in by name (nothing in a program refers to it).
 set(SHMEM_PORT_LINK_OPTIONS -Wl,-u,shmem_linux_preinit)
+# glibc's libm, after the program and libshmem.
+set(SHMEM_PORT_LINK_LIBRARIES m)
 set(SHMEM_LINK_LANGUAGE_C OFF)

@@ -48,7 +48,7 @@ set(CMAKE_EXE_LINKER_FLAGS_INIT "-nostartfiles -static -Wl,-pie,--no-dynamic-lin
 set(SHMEM_CXX_RUNTIME none)
 set(CMAKE_CXX_LINK_EXECUTABLE
     "${CMAKE_C_COMPILER} <FLAGS> <CMAKE_CXX_LINK_FLAGS> <LINK_FLAGS> <OBJECTS> -o <TARGET> <LINK_LIBRARIES>")
-set(SHMEM_TARGET_NOTE "TILE images are built, never run: no TILE emulator exists; oshrun --dry-run and --boot-dir give what the boot loader of a board needs (docs/tile.md)")
+set(SHMEM_TARGET_NOTE "TILE-Gx images run on oshrun's own TILE-Gx simulator; TILEPro images are built and placed (oshrun --dry-run, --boot-dir: what a board's boot loader needs; docs/tile.md)")
 
 set(CMAKE_FIND_ROOT_PATH "${SHMEM_TILE_PREFIX}/${SHMEM_TARGET}-linux-gnu")
 set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)
@@ -56,5 +56,7 @@ set(CMAKE_FIND_ROOT_PATH_MODE_LIBRARY ONLY)
 set(CMAKE_FIND_ROOT_PATH_MODE_INCLUDE ONLY)
 
 set(SHMEM_PORT_DIR tile)
-# The startup code is pulled in by name (nothing in a program refers to it); newlib's libm after the library.
-set(SHMEM_PORT_LINK_OPTIONS -Wl,-u,_start -lm)
+# The startup code is pulled in by name (nothing in a program refers to it). newlib's libm is a library of the link,
+# after the program and libshmem (a -lm among the link options would come before the program's objects).
+set(SHMEM_PORT_LINK_OPTIONS -Wl,-u,_start)
+set(SHMEM_PORT_LINK_LIBRARIES m)
