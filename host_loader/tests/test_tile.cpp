@@ -1093,6 +1093,15 @@ TEST_F(TileOshrun, TilegxWarnsOfInstructionsTheSimulatorLacks) {
                    "<invalid> (1, first at 0x400); a run faults if it reaches one\n");
 }
 
+// Zero words in code are data (GCC's trampoline template keeps its address slots in .text): no warning.
+TEST_F(TileOshrun, TilegxZeroWordsInCodeAreNotInstructions) {
+    TestElf e = tile_elf(ELFCLASS64);
+    for (size_t i = 0x400; i < 0x410; ++i) e.segments[0].data[i] = 0;
+    const std::string zeros = write_file(dir.path(), "zeros.elf", e.bytes());
+    ASSERT_EQ(oshrun("--target tilegx --dry-run " + zeros), 0) << err;
+    EXPECT_EQ(err, "");
+}
+
 TEST_F(TileOshrun, NothingCanStartTileproTiles) {
     EXPECT_EQ(oshrun("--target tilepro -np 2 " + pro_image), 125);
     EXPECT_EQ(out, "");
