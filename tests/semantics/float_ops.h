@@ -3,6 +3,7 @@
  *   SEM_F       the type, SEM_UF the unsigned type of its representation, SEM_FW its width
  *   SEM_O       the other type (double for float, float for double), SEM_ONAME its prefix
  *   SEM_IW      the width of SEM_F's significand plus one: an integer of up to that many bits converts exactly
+ * This file undefines them at its end.
  * A floating-point result is recorded as its representation, any NaN as one canonical NaN (canon32/canon64): the
  * sign and payload of a NaN result differ between ISAs (x86 SSE makes a negative default NaN, RISC-V a positive
  * one, others pass an operand's payload through). Only the values in range are converted to an integer type (the
@@ -157,3 +158,11 @@ static void SEM_FN(ffused_)(void)
 #undef SEM_OCANON
 #undef SEM_CANON
 #undef SEM_FN
+/* The parameters, for the next inclusion. */
+#undef SEM_NAME
+#undef SEM_F
+#undef SEM_UF
+#undef SEM_FW
+#undef SEM_O
+#undef SEM_ONAME
+#undef SEM_IW

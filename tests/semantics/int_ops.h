@@ -6,6 +6,7 @@
  *               unsigned type of the width otherwise (signed overflow is undefined, unsigned wraps)
  *   SEM_LT      the unsigned type a left shift is computed in (a left shift of a negative value is undefined)
  *   SEM_SNAME   the prefix of the signed type of the width (its val_ function is defined before the unsigned one's)
+ * This file undefines them at its end.
  * A result is recorded as its C value converted to uint64_t (modulo 2^64: a negative value sign-extends). */
 
 #define SEM_FN(f) SEM_CAT(f, SEM_NAME)
@@ -230,3 +231,12 @@ static void SEM_FN(bits_)(void)
 #undef SEM_SHC
 #undef SEM_MASK
 #undef SEM_FN
+/* The parameters, for the next inclusion. */
+#undef SEM_NAME
+#undef SEM_SNAME
+#undef SEM_T
+#undef SEM_UT
+#undef SEM_W
+#undef SEM_SIGNED
+#undef SEM_AT
+#undef SEM_LT

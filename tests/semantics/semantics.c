@@ -346,14 +346,6 @@ static uint64_t smulh64(int64_t a, int64_t b)
 #define SEM_AT int32_t
 #define SEM_LT uint32_t
 #include "int_ops.h"
-#undef SEM_NAME
-#undef SEM_SNAME
-#undef SEM_T
-#undef SEM_UT
-#undef SEM_W
-#undef SEM_SIGNED
-#undef SEM_AT
-#undef SEM_LT
 
 #define SEM_NAME i16
 #define SEM_SNAME i16
@@ -364,14 +356,6 @@ static uint64_t smulh64(int64_t a, int64_t b)
 #define SEM_AT int32_t
 #define SEM_LT uint32_t
 #include "int_ops.h"
-#undef SEM_NAME
-#undef SEM_SNAME
-#undef SEM_T
-#undef SEM_UT
-#undef SEM_W
-#undef SEM_SIGNED
-#undef SEM_AT
-#undef SEM_LT
 
 #define SEM_NAME i32
 #define SEM_SNAME i32
@@ -382,14 +366,6 @@ static uint64_t smulh64(int64_t a, int64_t b)
 #define SEM_AT uint32_t
 #define SEM_LT uint32_t
 #include "int_ops.h"
-#undef SEM_NAME
-#undef SEM_SNAME
-#undef SEM_T
-#undef SEM_UT
-#undef SEM_W
-#undef SEM_SIGNED
-#undef SEM_AT
-#undef SEM_LT
 
 #define SEM_NAME i64
 #define SEM_SNAME i64
@@ -400,14 +376,6 @@ static uint64_t smulh64(int64_t a, int64_t b)
 #define SEM_AT uint64_t
 #define SEM_LT uint64_t
 #include "int_ops.h"
-#undef SEM_NAME
-#undef SEM_SNAME
-#undef SEM_T
-#undef SEM_UT
-#undef SEM_W
-#undef SEM_SIGNED
-#undef SEM_AT
-#undef SEM_LT
 
 #define SEM_NAME u8
 #define SEM_SNAME i8
@@ -418,14 +386,6 @@ static uint64_t smulh64(int64_t a, int64_t b)
 #define SEM_AT uint32_t
 #define SEM_LT uint32_t
 #include "int_ops.h"
-#undef SEM_NAME
-#undef SEM_SNAME
-#undef SEM_T
-#undef SEM_UT
-#undef SEM_W
-#undef SEM_SIGNED
-#undef SEM_AT
-#undef SEM_LT
 
 #define SEM_NAME u16
 #define SEM_SNAME i16
@@ -436,14 +396,6 @@ static uint64_t smulh64(int64_t a, int64_t b)
 #define SEM_AT uint32_t
 #define SEM_LT uint32_t
 #include "int_ops.h"
-#undef SEM_NAME
-#undef SEM_SNAME
-#undef SEM_T
-#undef SEM_UT
-#undef SEM_W
-#undef SEM_SIGNED
-#undef SEM_AT
-#undef SEM_LT
 
 #define SEM_NAME u32
 #define SEM_SNAME i32
@@ -454,14 +406,6 @@ static uint64_t smulh64(int64_t a, int64_t b)
 #define SEM_AT uint32_t
 #define SEM_LT uint32_t
 #include "int_ops.h"
-#undef SEM_NAME
-#undef SEM_SNAME
-#undef SEM_T
-#undef SEM_UT
-#undef SEM_W
-#undef SEM_SIGNED
-#undef SEM_AT
-#undef SEM_LT
 
 #define SEM_NAME u64
 #define SEM_SNAME i64
@@ -472,14 +416,6 @@ static uint64_t smulh64(int64_t a, int64_t b)
 #define SEM_AT uint64_t
 #define SEM_LT uint64_t
 #include "int_ops.h"
-#undef SEM_NAME
-#undef SEM_SNAME
-#undef SEM_T
-#undef SEM_UT
-#undef SEM_W
-#undef SEM_SIGNED
-#undef SEM_AT
-#undef SEM_LT
 
 /* Conversions between the eight integer types, as values and through memory of the destination type. */
 #define SEM_TO(S, s, D, dn)                      \
@@ -539,13 +475,6 @@ static void float_env(void)
 #define SEM_ONAME f64
 #define SEM_IW 24
 #include "float_ops.h"
-#undef SEM_NAME
-#undef SEM_F
-#undef SEM_UF
-#undef SEM_FW
-#undef SEM_O
-#undef SEM_ONAME
-#undef SEM_IW
 
 #define SEM_NAME f64
 #define SEM_F double
@@ -555,13 +484,6 @@ static void float_env(void)
 #define SEM_ONAME f32
 #define SEM_IW 53
 #include "float_ops.h"
-#undef SEM_NAME
-#undef SEM_F
-#undef SEM_UF
-#undef SEM_FW
-#undef SEM_O
-#undef SEM_ONAME
-#undef SEM_IW
 
 /* ---- the table and main ---------------------------------------------------------------------------------- */
 
