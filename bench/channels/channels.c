@@ -22,6 +22,7 @@
 #include <stdio.h>
 
 #include "../cycles.h"
+#include "../p_wait_until.h"
 
 #ifndef SHMEM_TARGET_MAX_PES /* set by cmake/shmem.cmake: the most PEs a run of the target can have */
 #define SHMEM_TARGET_MAX_PES 512
@@ -61,33 +62,6 @@ static uint64_t pingpong(int each)
                 for (int i = 0; i < each; ++i) shmemx_channel_send(&back, (uint64_t)i);
             }
         }
-    }
-    shmem_barrier_all();
-    return t;
-}
-
-/* For comparison: the same ping-pong by hand with OpenSHMEM 1.5 routines, a put of a counter and a wait on the
- * other's (no slots, no flow control: one value in flight, which the counter itself is). */
-static long ping_count, pong_count;
-static uint64_t p_wait_until(void)
-{
-    const int me = shmem_my_pe();
-    uint64_t t = 0;
-    long count = 0;
-    for (int timed = 0; timed < 2; ++timed) {
-        const int reps = timed ? REPS : 1;
-        const uint64_t t0 = shmemx_cycles();
-        for (int r = 0; r < reps; ++r) {
-            ++count;
-            if (me == 0) {
-                shmem_long_p(&ping_count, count, 1);
-                shmem_long_wait_until(&pong_count, SHMEM_CMP_GE, count);
-            } else if (me == 1) {
-                shmem_long_wait_until(&ping_count, SHMEM_CMP_GE, count);
-                shmem_long_p(&pong_count, count, 0);
-            }
-        }
-        t = (shmemx_cycles() - t0) / (uint64_t)reps;
     }
     shmem_barrier_all();
     return t;
@@ -152,7 +126,7 @@ int main(void)
     }
     if (me == 0) printf("channels: a cycle = " BENCH_CYCLE_IS ", %d PEs\n", n);
 
-    const uint64_t by_hand = p_wait_until();
+    const uint64_t by_hand = p_wait_until_round_trip(REPS);
     static const int kinds[] = {1, 2, 4, 8};
     uint64_t spsc[4], burst[4], streamed[4];
     for (int k = 0; k < 4; ++k) {

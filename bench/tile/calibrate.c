@@ -19,11 +19,12 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "../p_wait_until.h"
+
 #define REPS 200
 #define CHIP_MHZ 1200u /* TILE-Gx36's clock (Tilera's product brief): cycles to nanoseconds */
 #define CHIP_COLS 6    /* TILE-Gx36: oshrun's plan fills min(n, 6) columns row by row from the top-left tile */
 
-static long ping_count, pong_count;
 static long word[8];
 static long amo_target;
 static shmemx_channel_t there, back; /* PE 0 -> PE 1, PE 1 -> PE 0 */
@@ -81,31 +82,6 @@ static uint64_t channel_message(void)
         } else if (me == 1) {
             for (int r = 0; r < reps; ++r) shmemx_channel_send(&back, shmemx_channel_recv(&there));
         }
-    }
-    shmem_barrier_all();
-    return t;
-}
-
-/* The same through memory: a put of a counter and a wait on the other's (a one-slot shared-memory channel). */
-static uint64_t memory_message(void)
-{
-    const int me = shmem_my_pe();
-    uint64_t t = 0;
-    long count = 0;
-    for (int timed = 0; timed < 2; ++timed) {
-        const int reps = timed ? REPS : 1;
-        const uint64_t t0 = shmemx_cycles();
-        for (int r = 0; r < reps; ++r) {
-            ++count;
-            if (me == 0) {
-                shmem_long_p(&ping_count, count, 1);
-                shmem_long_wait_until(&pong_count, SHMEM_CMP_GE, count);
-            } else if (me == 1) {
-                shmem_long_wait_until(&ping_count, SHMEM_CMP_GE, count);
-                shmem_long_p(&pong_count, count, 0);
-            }
-        }
-        t = (shmemx_cycles() - t0) / (2u * (uint64_t)reps);
     }
     shmem_barrier_all();
     return t;
@@ -277,7 +253,7 @@ int main(void)
     }
     shmem_barrier_all();
     const uint64_t udn = channel_message();
-    const uint64_t mem = memory_message();
+    const uint64_t mem = p_wait_until_round_trip(REPS) / 2;  /* one way */
     const uint64_t barrier = barrier_cycles();
 #ifdef __tilegx__
     gate();
