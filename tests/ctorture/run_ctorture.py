@@ -74,6 +74,19 @@ EFFECTIVE_TARGETS = {
 # ---- a reader of Tcl words, for the directives and the .x files -----------------------------------------------------
 
 
+def past_closing(text, i, opening, closing):
+    """The index just past the bracket that closes the one at text[i] (nested pairs counted, a backslash escaping
+    the next character), or an index at or past the end of text if none does."""
+    depth, j, n = 1, i + 1, len(text)
+    while j < n and depth:
+        if text[j] == "\\":
+            j += 2
+            continue
+        depth += {opening: 1, closing: -1}.get(text[j], 0)
+        j += 1
+    return j
+
+
 def tcl_words(text):
     """Splits text into Tcl words: "quoted", {braced} (kept as the text inside) or bare; [cmd] stays one word."""
     words, i, n = [], 0, len(text)
@@ -83,13 +96,7 @@ def tcl_words(text):
             i += 1
             continue
         if c == "{":
-            depth, j = 1, i + 1
-            while j < n and depth:
-                if text[j] == "\\":
-                    j += 2
-                    continue
-                depth += {"{": 1, "}": -1}.get(text[j], 0)
-                j += 1
+            j = past_closing(text, i, "{", "}")
             words.append(("brace", text[i + 1:j - 1]))
             i = j
         elif c == '"':
@@ -99,13 +106,7 @@ def tcl_words(text):
             words.append(("quote", text[i + 1:j]))
             i = j + 1
         elif c == "[":
-            depth, j = 1, i + 1
-            while j < n and depth:
-                if text[j] == "\\":
-                    j += 2
-                    continue
-                depth += {"[": 1, "]": -1}.get(text[j], 0)
-                j += 1
+            j = past_closing(text, i, "[", "]")
             words.append(("cmd", text[i:j]))  # with its brackets: a condition of its own
             i = j
         else:
