@@ -31,6 +31,7 @@ const char* option_name(Option o) {
     case Option::emulator: return "--emulator";
     case Option::boot_dir: return "--boot-dir";
     case Option::tile_origin: return "--tile-origin";
+    case Option::nodes: return "--nodes";
     }
     return "?";
 }
@@ -46,6 +47,7 @@ bool Request::gives(Option o) const {
     case Option::emulator: return !emulator.empty();
     case Option::boot_dir: return !boot_dir.empty();
     case Option::tile_origin: return tile_origin.has_value();
+    case Option::nodes: return nodes.has_value();
     }
     return false;
 }
@@ -123,7 +125,7 @@ const char* const kOptions[] = {"-np", "-n", "--np", "--npes", "--target", "--sy
                                 "--timeout", "--emulator", "--qemu", "--backend", "--extra-qemu-arg", "--icount",
                                 "--dry-run", "-v", "--verbose", "-h", "--help", "--version", "-x", "--tag-output",
                                 "--output-filename", "--gdb", "--gdb-port", "--boot-dir",
-                                "--tile-origin"};
+                                "--tile-origin", "--nodes"};
 
 // Optimal string alignment distance: insertions, deletions, substitutions and transpositions of neighbours.
 size_t edit_distance(const std::string& a, const std::string& b) {
@@ -241,6 +243,9 @@ Request parse_cli(const std::vector<std::string>& args) {
             if (comma == std::string::npos) throw usage_error("--tile-origin " + v + ": expected X,Y");
             req.tile_origin = std::make_pair(parse_number(opt, v.substr(0, comma), 2047, "a tile coordinate (0..2047)"),
                                              parse_number(opt, v.substr(comma + 1), 2047, "a tile coordinate (0..2047)"));
+        } else if (opt == "--nodes") {
+            const std::string v = value();
+            req.nodes = parse_number(opt, v, 1000000, "a number of nodes (1 to the number of PEs)");
         } else if (opt == "--gdb") {
             const std::string v = value();
             req.gdb_pe = parse_number(opt, v, 1000000, "a PE number");
@@ -277,6 +282,10 @@ Request parse_cli(const std::vector<std::string>& args) {
         throw usage_error("--gdb " + std::to_string(*req.gdb_pe) + ": not a PE of this run; expected 0 <= PE < " +
                           std::to_string(req.npes) + " (-np " + std::to_string(req.npes) + ")");
     if (req.gdb_port && !req.gdb_pe) throw usage_error("--gdb-port needs --gdb PE");
+    if (req.nodes && (*req.nodes < 1 || *req.nodes > req.npes))
+        throw usage_error("--nodes " + std::to_string(*req.nodes) + ": expected a number of nodes from 1 to " +
+                          std::to_string(req.npes) + " (-np " + std::to_string(req.npes) +
+                          ": every node has a PE at least)");
     return req;
 }
 

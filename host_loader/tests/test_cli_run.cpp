@@ -165,6 +165,25 @@ TEST(Cli, Gdb) {
     EXPECT_HAS(usage_failure({"--gdb", "0", "--gdb-port", "0", "p.elf"}).what(), "not a TCP port");
 }
 
+TEST(Cli, Nodes) {
+    EXPECT_EQ(parse_cli({"--nodes", "3", "-np", "7", "p.elf"}).nodes.value(), 3u);  // -np may come after --nodes
+    EXPECT_EQ(parse_cli({"-np", "4", "--nodes=4", "p.elf"}).nodes.value(), 4u);
+    EXPECT_EQ(parse_cli({"--nodes", "1", "p.elf"}).nodes.value(), 1u);
+    EXPECT_FALSE(parse_cli({"-np", "4", "p.elf"}).nodes);
+    const Failure zero = usage_failure({"-np", "4", "--nodes", "0", "p.elf"});
+    EXPECT_EQ(zero.status, 2);
+    EXPECT_HAS(zero.what(), "--nodes 0: expected a number of nodes from 1 to 4 (-np 4: every node has a PE at least)");
+    const Failure more = usage_failure({"--nodes", "5", "-np", "4", "p.elf"});
+    EXPECT_EQ(more.status, 2);
+    EXPECT_HAS(more.what(), "--nodes 5: expected a number of nodes from 1 to 4 (-np 4");
+    EXPECT_HAS(usage_failure({"--nodes", "2", "p.elf"}).what(), "--nodes 2: expected a number of nodes from 1 to 1");
+    const Failure word = usage_failure({"-np", "4", "--nodes", "two", "p.elf"});
+    EXPECT_EQ(word.status, 2);
+    EXPECT_HAS(word.what(), "--nodes two: not a number of nodes (1 to the number of PEs)");
+    EXPECT_HAS(usage_failure({"--nodes", "-1", "p.elf"}).what(), "--nodes -1: not a number of nodes");
+    EXPECT_HAS(usage_failure({"--nodes"}).what(), "--nodes needs a value");
+}
+
 TEST(Cli, DebugFromEnvironment) {
     EXPECT_FALSE(debug_requested(nullptr));
     EXPECT_FALSE(debug_requested(""));
@@ -176,7 +195,7 @@ TEST(Cli, DebugFromEnvironment) {
 TEST(Cli, UsageListsOptionsAndStatuses) {
     const std::string u = usage();
     for (const char* s : {"--version", "-x NAME=VALUE", "--tag-output", "--output-filename DIR", "--gdb PE",
-                          "--gdb-port N", "SHMEM_DEBUG", "  0  ", "1..255", "134", "139", "124", "125", "127",
+                          "--gdb-port N", "--nodes K", "multi-node runs on one host", "SHMEM_DEBUG", "  0  ", "1..255", "134", "139", "124", "125", "127",
                           "  2  "})
         EXPECT_HAS(u, s);
 }
@@ -243,6 +262,31 @@ TEST(Linux, RefusesWhatItCannotRun) {
     } catch (const Failure& f) {
         EXPECT_NE(std::string(f.what()).find("cannot open"), std::string::npos) << f.what();
     }
+}
+
+TEST(Linux, NodesSplitBlockWise) {
+    using Nodes = std::vector<LinuxNode>;
+    EXPECT_EQ(split_nodes(7, 3), (Nodes{{0, 3}, {3, 2}, {5, 2}}));
+    EXPECT_EQ(split_nodes(4, 2), (Nodes{{0, 2}, {2, 2}}));
+    EXPECT_EQ(split_nodes(5, 5), (Nodes{{0, 1}, {1, 1}, {2, 1}, {3, 1}, {4, 1}}));
+    EXPECT_EQ(split_nodes(1, 1), (Nodes{{0, 1}}));
+    // The plan: every PE's node; without --nodes, one node of all.
+    Request req;
+    req.npes = 7;
+    req.argv = {"p"};
+    req.nodes = 3;
+    const LinuxPlan plan = plan_linux(*find_target("linux"), Image{}, req);
+    EXPECT_TRUE(plan.emulated_nodes);
+    EXPECT_EQ(plan.nodes, split_nodes(7, 3));
+    const unsigned node_of[] = {0, 0, 0, 1, 1, 2, 2};
+    for (unsigned k = 0; k < 7; ++k) EXPECT_EQ(plan.node_of(k), node_of[k]) << k;
+    req.nodes.reset();
+    const LinuxPlan one = plan_linux(*find_target("linux"), Image{}, req);
+    EXPECT_FALSE(one.emulated_nodes);
+    EXPECT_EQ(one.nodes, (Nodes{{0, 7}}));
+    for (unsigned k = 0; k < 7; ++k) EXPECT_EQ(one.node_of(k), 0u) << k;
+    req.nodes = 8;
+    EXPECT_THROW(plan_linux(*find_target("linux"), Image{}, req), Failure);
 }
 
 TEST(Run, ExitStatusAndSignal) {
@@ -553,6 +597,20 @@ TEST_F(Oshrun, Refusals) {
     EXPECT_HAS(out, "usage: oshrun");
     EXPECT_EQ(oshrun("--tag-ouput " + image), 2);
     EXPECT_HAS(err, "oshrun: unknown option --tag-ouput; did you mean --tag-output?");
+}
+
+TEST_F(Oshrun, NodesOnlyOnLinux) {
+    EXPECT_EQ(oshrun("--nodes 2 -np 2 " + image), 2);
+    EXPECT_EQ(err, "oshrun: --nodes is an option of linux; virt-rv64 does not take it\n");
+    EXPECT_EQ(oshrun("--target tilegx --dry-run --nodes 1 " + image), 2);
+    EXPECT_EQ(err, "oshrun: --nodes is an option of linux; tilegx does not take it\n");
+    // The command line's own errors, on every target.
+    EXPECT_EQ(oshrun("--nodes 3 -np 2 " + image), 2);
+    EXPECT_HAS(err, "oshrun: --nodes 3: expected a number of nodes from 1 to 2 (-np 2");
+    EXPECT_EQ(oshrun("--nodes 0 -np 2 " + image), 2);
+    EXPECT_HAS(err, "oshrun: --nodes 0: expected a number of nodes from 1 to 2");
+    EXPECT_EQ(oshrun("--nodes x -np 2 " + image), 2);
+    EXPECT_HAS(err, "oshrun: --nodes x: not a number of nodes");
 }
 
 TEST_F(Oshrun, Version) {

@@ -17,7 +17,8 @@ namespace {
 
 struct Case {
     const char* args;      // in the directory of the images: the paths in the plan are these
-    const char* expected;  // stdout; @CPUS@: the CPUs oshrun may run on (linux)
+    const char* expected;  // stdout; @CPUS@: the CPUs oshrun may run on (linux); @PINNING@: what linux says of them
+    unsigned npes = 1;     // linux: PE k is pinned to CPU k when there are at least this many CPUs
 };
 
 const Case kVirt[] = {
@@ -114,6 +115,32 @@ const Case kLinux[] = {
      R"golden(target linux: 1 PEs as processes, symmetric heap 64 MiB each, @CPUS@ CPUs, PE k pinned to CPU k
 pe 0: host.elf x y
 )golden"},
+    // Emulated nodes: block-wise, the first npes % K nodes with a PE more.
+    {"--dry-run -np 7 --nodes 3 host.elf x",
+     R"golden(target linux: 7 PEs as processes, symmetric heap 64 MiB each, @CPUS@ CPUs@PINNING@
+nodes: 3 (PEs 0-2, 3-4, 5-6)
+pe 0 (node 0): host.elf x
+pe 1 (node 0): host.elf x
+pe 2 (node 0): host.elf x
+pe 3 (node 1): host.elf x
+pe 4 (node 1): host.elf x
+pe 5 (node 2): host.elf x
+pe 6 (node 2): host.elf x
+)golden",
+     7},
+    {"--dry-run -np 1 --nodes 1 host.elf",
+     R"golden(target linux: 1 PEs as processes, symmetric heap 64 MiB each, @CPUS@ CPUs, PE k pinned to CPU k
+nodes: 1 (PEs 0)
+pe 0 (node 0): host.elf
+)golden"},
+    {"--dry-run -np 3 --nodes 3 --gdb 2 host.elf",
+     R"golden(target linux: 3 PEs as processes, symmetric heap 64 MiB each, @CPUS@ CPUs@PINNING@
+nodes: 3 (PEs 0, 1, 2)
+pe 0 (node 0): host.elf
+pe 1 (node 1): host.elf
+pe 2 (node 2): host.elf (under gdb)
+)golden",
+     3},
 };
 
 class DryRun : public ::testing::Test {
@@ -164,6 +191,10 @@ protected:
             std::string expected = cases[i].expected;
             const size_t at = expected.find("@CPUS@");
             if (at != std::string::npos) expected.replace(at, 6, std::to_string(cpus));
+            const size_t pinning = expected.find("@PINNING@");
+            if (pinning != std::string::npos)
+                expected.replace(pinning, 9,
+                                 int(cases[i].npes) <= cpus ? ", PE k pinned to CPU k" : " (oversubscribed: not pinned)");
             EXPECT_EQ(slurp(dir.path() + "/out"), expected) << cases[i].args;
             EXPECT_EQ(slurp(dir.path() + "/err"), "") << cases[i].args;
         }

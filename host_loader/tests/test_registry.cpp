@@ -102,6 +102,7 @@ TEST(Options, RefusalNamesEveryTargetThatTakesTheOption) {
               "--boot-dir is an option of tilegx, tilepro; epiphany-e16 does not take it");
     EXPECT_EQ(refusal(Option::tile_origin, linux_target, backends()),
               "--tile-origin is an option of tilegx, tilepro; linux does not take it");
+    EXPECT_EQ(refusal(Option::nodes, virt, backends()), "--nodes is an option of linux; virt-rv64 does not take it");
 }
 
 // Each option on the command line, as parse_cli reads it.
@@ -116,6 +117,7 @@ std::vector<std::string> giving(Option o) {
     case Option::emulator: return {"--qemu", "/bin/true"};
     case Option::boot_dir: return {"--boot-dir", "boot"};
     case Option::tile_origin: return {"--tile-origin", "0,0"};
+    case Option::nodes: return {"--nodes", "1"};
     }
     return {};
 }

@@ -1,15 +1,21 @@
 // The linux target's backend: every PE is a process of this host, forked here, with one shared memory object for
-// the symmetric memory of all (crt/linux/crt.cpp maps it; port/linux/shmem_port.hpp says how).
+// the symmetric memory of all the PEs of its node (crt/linux/crt.cpp maps it; port/linux/shmem_port.hpp says how).
+// A run is one node, or with --nodes K the PEs split into K emulated nodes (split_nodes), to test multi-node
+// support on one host.
 //
-// A run: a memfd (anonymous, so no other process can open it; close-on-exec here, inherited by the PEs alone)
-// holding a control page; N children, each with its own stdout and stderr pipes and stdin from /dev/null, pinned to
-// a CPU each when there are enough, ASLR off (so that every PE's static data has the same addresses, as on a
-// bare-metal target), exec'd with oshrun's environment plus the PEs' (SHMEM_* and -x) and SHMEM_LINUX_*. oshrun then
+// A run: per node a memfd "oshrun-symmetric" (anonymous, so no other process can open it; close-on-exec here,
+// inherited by that node's PEs alone) holding a control page; with --nodes, one memfd "oshrun-board" more, empty,
+// inherited by every PE (the PEs' start-up exchange: the library sizes and lays it out); N children, each with its
+// own stdout and stderr pipes and stdin from /dev/null, pinned to a CPU each when there are enough, ASLR off (so that
+// every PE's static data has the same addresses, as on a bare-metal target), exec'd with oshrun's environment plus
+// the PEs' (SHMEM_* and -x), with --nodes UCX_TLS=tcp and UCX_WARN_UNUSED_ENV_VARS=n unless set there, and
+// SHMEM_LINUX_* (with --nodes: SHMEM_LINUX_NODE_FIRST, SHMEM_LINUX_NODE_NPES, SHMEM_LINUX_BOARD too). oshrun then
 // relays each PE's output line by line (never interleaved) and waits for the PEs' ends through pidfds:
 //   - a PE that ends with 0 is done; the run ends with 0 when all are;
-//   - the first PE that ends otherwise ends the run: with the status in the control page's exit word if a PE set it
-//     (shmem_global_exit, a library report, a fault report), else with that PE's exit status, or, for a PE killed by
-//     a signal, with 128 + the signal after a report naming the PE and the signal; the other PEs are killed;
+//   - the first PE that ends otherwise ends the run: with the status in an exit word if a PE set it
+//     (shmem_global_exit, a library report, a fault report: in its own node's control page), that of the ended PE's
+//     node first, else with that PE's exit status, or, for a PE killed by a signal, with 128 + the signal after a
+//     report naming the PE and the signal; the other PEs are killed;
 //   - --timeout, or a signal to oshrun, kills every PE (124, 128 + the signal).
 // No PE outlives oshrun: each dies with it (PR_SET_PDEATHSIG) and is registered with the watchdog
 // (core/process.hpp).
@@ -225,6 +231,22 @@ struct Pe {
     Fd out, err, pidfd;
     bool ended = false;
     int status = 0;
+    unsigned end = 0;  // with ended: how many PEs oshrun had reaped before this one
+};
+
+// A node's shared memory object and oshrun's mapping of its control page.
+struct NodeMemory {
+    Fd mem;
+    void* control = MAP_FAILED;
+    size_t len = 0;
+    NodeMemory() = default;
+    NodeMemory(const NodeMemory&) = delete;
+    NodeMemory& operator=(const NodeMemory&) = delete;
+    ~NodeMemory() {
+        if (control != MAP_FAILED) munmap(control, len);
+    }
+    // (PE + 1) << 8 | status, set by a PE of this node that ended the run (crt/linux/crt.cpp's Control); 0 if none.
+    uint32_t exit_word() const { return *static_cast<const volatile uint32_t*>(control); }
 };
 
 std::string signal_text(int sig) {
@@ -254,6 +276,22 @@ bool relay(int fd, Console& console, unsigned pe, bool is_err, size_t max_reads 
 
 }  // namespace
 
+std::vector<LinuxNode> split_nodes(unsigned npes, unsigned k) {
+    std::vector<LinuxNode> nodes;
+    for (unsigned j = 0, first = 0; j < k; ++j) {
+        const unsigned size = npes / k + (j < npes % k ? 1 : 0);
+        nodes.push_back({first, size});
+        first += size;
+    }
+    return nodes;
+}
+
+unsigned LinuxPlan::node_of(unsigned pe) const {
+    unsigned j = 0;
+    while (j + 1 < nodes.size() && pe >= nodes[j + 1].first) ++j;
+    return j;
+}
+
 LinuxPlan plan_linux(const Target&, const Image&, const Request& req) {
     LinuxPlan plan;
     plan.npes = req.npes;
@@ -270,6 +308,12 @@ LinuxPlan plan_linux(const Target&, const Image&, const Request& req) {
     if (plan.gdb_pe && *plan.gdb_pe >= plan.npes)
         throw Failure("--gdb " + std::to_string(*plan.gdb_pe) + ": there are PEs 0 to " +
                       std::to_string(plan.npes - 1), 2);
+    const unsigned k = req.nodes.value_or(1);
+    if (k < 1 || k > plan.npes)
+        throw Failure("--nodes " + std::to_string(k) + ": expected a number of nodes from 1 to " +
+                      std::to_string(plan.npes), 2);
+    plan.nodes = split_nodes(plan.npes, k);
+    plan.emulated_nodes = req.nodes.has_value();
     return plan;
 }
 
@@ -279,9 +323,18 @@ std::string linux_plan_text(const Target& t, const LinuxPlan& plan, const Image&
                   plan.npes, size_text(plan.heap).c_str(), plan.cpus,
                   plan.pin ? ", PE k pinned to CPU k" : " (oversubscribed: not pinned)");
     std::string out = line;
+    if (plan.emulated_nodes) {
+        std::string ranges;
+        for (const LinuxNode& node : plan.nodes) {
+            ranges += (ranges.empty() ? "" : ", ") + std::to_string(node.first);
+            if (node.npes > 1) ranges += "-" + std::to_string(node.first + node.npes - 1);
+        }
+        out += "nodes: " + std::to_string(plan.nodes.size()) + " (PEs " + ranges + ")\n";
+    }
     for (unsigned k = 0; k < plan.npes; ++k)
-        out += "pe " + std::to_string(k) + ": " + shell_join(plan.argv) +
-               (plan.gdb_pe && *plan.gdb_pe == k ? " (under gdb)" : "") + "\n";
+        out += "pe " + std::to_string(k) +
+               (plan.emulated_nodes ? " (node " + std::to_string(plan.node_of(k)) + ")" : std::string()) + ": " +
+               shell_join(plan.argv) + (plan.gdb_pe && *plan.gdb_pe == k ? " (under gdb)" : "") + "\n";
     return out;
 }
 
@@ -297,7 +350,9 @@ const Target* LinuxBackend::claims(const std::string& program) const {
     return is_host_program(program) ? &targets().front() : nullptr;
 }
 
-bool LinuxBackend::takes(Option o) const { return o == Option::symmetric_size || o == Option::gdb; }
+bool LinuxBackend::takes(Option o) const {
+    return o == Option::symmetric_size || o == Option::gdb || o == Option::nodes;
+}
 
 std::string LinuxBackend::help() const {
     return "linux (the target of a program of this host's machine when --target is not given):\n"
@@ -305,6 +360,8 @@ std::string LinuxBackend::help() const {
            "                         (default: $SHMEM_SYMMETRIC_SIZE, else 64M)\n"
            "  --gdb PE               run PE under gdb (gdb, else gdb-multiarch, from PATH) in this terminal; the\n"
            "                         other PEs wait for it at start-up; no time limit\n"
+           "  --nodes K              K emulated nodes, to test multi-node runs on one host: each node its own\n"
+           "                         shared memory, UCX over TCP between them\n"
            "\n";
 }
 
@@ -328,19 +385,23 @@ int LinuxBackend::run(const Target& t, const Image& img, const Request& req) con
         if (gdb.empty()) throw Failure("--gdb: neither gdb nor gdb-multiarch is on PATH (Debian: apt-get install gdb)", 127);
     }
 
-    // The shared memory: the control page now; each PE grows it to the page plus N slices (they all agree).
-    Fd mem(int(syscall(SYS_memfd_create, "oshrun-symmetric", MFD_CLOEXEC)));
-    if (mem.fd < 0) throw Failure(std::string("memfd_create: ") + std::strerror(errno), 1);
+    // The shared memory, one object per node: the control page now; each PE of the node grows it to the page plus
+    // a slice per PE of the node (they all agree). With --nodes, the board too, empty.
     const long page = sysconf(_SC_PAGESIZE);
-    if (ftruncate(mem.fd, page) != 0) throw Failure(std::string("ftruncate: ") + std::strerror(errno), 1);
-    void* control = mmap(nullptr, size_t(page), PROT_READ | PROT_WRITE, MAP_SHARED, mem.fd, 0);
-    if (control == MAP_FAILED) throw Failure(std::string("mmap: ") + std::strerror(errno), 1);
-    struct Unmap {
-        void* p;
-        long len;
-        ~Unmap() { munmap(p, size_t(len)); }
-    } unmap{control, page};
-    auto* exit_word = static_cast<volatile uint32_t*>(control);
+    std::vector<NodeMemory> nodes(plan.nodes.size());
+    for (NodeMemory& node : nodes) {
+        node.mem.fd = int(syscall(SYS_memfd_create, "oshrun-symmetric", MFD_CLOEXEC));
+        if (node.mem.fd < 0) throw Failure(std::string("memfd_create: ") + std::strerror(errno), 1);
+        if (ftruncate(node.mem.fd, page) != 0) throw Failure(std::string("ftruncate: ") + std::strerror(errno), 1);
+        node.control = mmap(nullptr, size_t(page), PROT_READ | PROT_WRITE, MAP_SHARED, node.mem.fd, 0);
+        if (node.control == MAP_FAILED) throw Failure(std::string("mmap: ") + std::strerror(errno), 1);
+        node.len = size_t(page);
+    }
+    Fd board;
+    if (plan.emulated_nodes) {
+        board.fd = int(syscall(SYS_memfd_create, "oshrun-board", MFD_CLOEXEC));
+        if (board.fd < 0) throw Failure(std::string("memfd_create: ") + std::strerror(errno), 1);
+    }
 
     // The PEs' environment: oshrun's, then the PEs' own variables (SHMEM_*, -x), then the run's.
     std::vector<std::string> env;
@@ -357,11 +418,28 @@ int LinuxBackend::run(const Target& t, const Image& img, const Request& req) con
                 img.launcher[0].compare(img.launcher[0].size() - std::strlen(f.qemu), std::string::npos, f.qemu) == 0 &&
                 access(f.sysroot, F_OK) == 0)
                 env.push_back(std::string("QEMU_LD_PREFIX=") + f.sysroot);
-    env.push_back("SHMEM_LINUX_FD=" + std::to_string(mem.fd));
-    env.push_back("SHMEM_LINUX_NPES=" + std::to_string(n));
-    env.push_back("SHMEM_LINUX_HEAP=" + std::to_string(heap));
-    env.push_back("SHMEM_LINUX_SPIN=" + std::to_string(spin));
-    env.push_back("SHMEM_LINUX_YIELDS=" + std::to_string(yields));
+    // Emulated nodes reach each other over TCP, unless the user chose UCX's transports.
+    if (plan.emulated_nodes) {
+        if (!env_value(env, "UCX_TLS")) env.push_back("UCX_TLS=tcp");
+        if (!env_value(env, "UCX_WARN_UNUSED_ENV_VARS")) env.push_back("UCX_WARN_UNUSED_ENV_VARS=n");
+    }
+    const auto pe_environment = [&](unsigned k) {
+        const unsigned j = plan.node_of(k);
+        const LinuxNode& node = plan.nodes[j];
+        std::vector<std::string> pe_env = env;
+        pe_env.push_back("SHMEM_LINUX_FD=" + std::to_string(nodes[j].mem.fd));
+        pe_env.push_back("SHMEM_LINUX_NPES=" + std::to_string(n));
+        pe_env.push_back("SHMEM_LINUX_HEAP=" + std::to_string(heap));
+        pe_env.push_back("SHMEM_LINUX_SPIN=" + std::to_string(spin));
+        pe_env.push_back("SHMEM_LINUX_YIELDS=" + std::to_string(yields));
+        if (plan.emulated_nodes) {
+            pe_env.push_back("SHMEM_LINUX_NODE_FIRST=" + std::to_string(node.first));
+            pe_env.push_back("SHMEM_LINUX_NODE_NPES=" + std::to_string(node.npes));
+            pe_env.push_back("SHMEM_LINUX_BOARD=" + std::to_string(board.fd));
+        }
+        pe_env.push_back("SHMEM_LINUX_PE=" + std::to_string(k));
+        return pe_env;
+    };
 
     Console console(n, std::cout, std::cerr, req.console);
     const SignalCatcher signals;
@@ -376,8 +454,8 @@ int LinuxBackend::run(const Target& t, const Image& img, const Request& req) con
         int out[2], err[2];
         if (pipe2(out, O_CLOEXEC) != 0 || pipe2(err, O_CLOEXEC) != 0)
             throw Failure(std::string("pipe: ") + std::strerror(errno), 1);
-        std::vector<std::string> pe_env = env;
-        pe_env.push_back("SHMEM_LINUX_PE=" + std::to_string(k));
+        std::vector<std::string> pe_env = pe_environment(k);
+        const int mem = nodes[plan.node_of(k)].mem.fd;
         std::vector<std::string> argv = req.argv;
         argv.insert(argv.begin(), img.launcher.begin(), img.launcher.end());
         if (debugged) argv.insert(argv.begin(), {gdb, "-q", "--args"});
@@ -393,7 +471,10 @@ int LinuxBackend::run(const Target& t, const Image& img, const Request& req) con
                 dup2(out[1], 1);
                 dup2(err[1], 2);
             }
-            fcntl(mem.fd, F_SETFD, 0);  // the shared memory is the one descriptor the PE inherits
+            // Its node's shared memory and the board are the descriptors the PE inherits: the other nodes' objects
+            // are closed at exec (close-on-exec).
+            fcntl(mem, F_SETFD, 0);
+            if (board.fd >= 0) fcntl(board.fd, F_SETFD, 0);
             if (pin) {
                 cpu_set_t set;
                 CPU_ZERO(&set);
@@ -427,7 +508,9 @@ int LinuxBackend::run(const Target& t, const Image& img, const Request& req) con
             pe.err.reset();
         }
     }
-    mem.reset();  // the PEs hold it now (and the control page's mapping keeps it for oshrun)
+    // The PEs hold them now (and the control pages' mappings keep the nodes' objects for oshrun).
+    for (NodeMemory& node : nodes) node.mem.reset();
+    board.reset();
     if (req.gdb_pe)
         std::fprintf(stderr, "oshrun: PE %u runs under %s (type 'run' there; the others wait for it at start-up)\n",
                      *req.gdb_pe, gdb.c_str());
@@ -454,14 +537,35 @@ int LinuxBackend::run(const Target& t, const Image& img, const Request& req) con
                 pe.ended = true;
             }
     };
+    unsigned reaped = 0;
     const auto reap = [&](unsigned k, int status) {
         Pe& pe = pes[k];
         pe.ended = true;
         pe.status = status;
+        pe.end = reaped++;
         pe.pidfd.reset();
         --running;
+    };
+    // The exit word that ends the run now that PE k has ended: its node's if set, else another node's; of several,
+    // the one whose PE ended first (PEs still running after those reaped, then in node order). 0: none is set.
+    const auto exit_word = [&](unsigned k) {
+        if (const uint32_t own = nodes[plan.node_of(k)].exit_word()) return own;
+        uint32_t chosen = 0;
+        unsigned chosen_rank = 0;
+        for (const NodeMemory& node : nodes) {
+            const uint32_t word = node.exit_word();
+            if (word == 0) continue;
+            const unsigned setter = (word >> 8) - 1;
+            const unsigned rank = setter < n && pes[setter].ended ? pes[setter].end : n;
+            if (chosen == 0 || rank < chosen_rank) chosen = word, chosen_rank = rank;
+        }
+        return chosen;
+    };
+    // What the end of PE k says of the run, unless the run's status is decided already.
+    const auto judge = [&](unsigned k) {
         if (result >= 0) return;
-        const uint32_t word = *exit_word;
+        const int status = pes[k].status;
+        const uint32_t word = exit_word(k);
         if (word != 0) {  // a PE ended the run (the first to say so wins)
             result = int(word & 0xff);
             return;
@@ -514,12 +618,16 @@ int LinuxBackend::run(const Target& t, const Image& img, const Request& req) con
             Fd& fd = kind == 0 ? pes[k].out : pes[k].err;
             if (!relay(fd.fd, console, k, kind == 1)) fd.reset();
         }
+        // Every end waitpid has now is reaped before any is judged: an exit word set by a PE reaped with k then
+        // ranks before one set by a PE still running.
+        std::vector<unsigned> ended;
         for (int status; running > 0;) {
             const pid_t w = waitpid(-1, &status, WNOHANG);
             if (w <= 0) break;
             for (unsigned k = 0; k < n; ++k)
-                if (pes[k].pid == w && !pes[k].ended) reap(k, status);
+                if (pes[k].pid == w && !pes[k].ended) reap(k, status), ended.push_back(k);
         }
+        for (unsigned k : ended) judge(k);
         if (result >= 0) kill_all();
     }
     // Every PE has ended: what is left in the pipes (a PE's last lines) comes out before the report.

@@ -22,7 +22,17 @@ Image load_linux_image(const std::string& path, const Target& t);
 // Whether program is an ELF file of this host's machine (the file is not read beyond its header).
 bool is_host_program(const std::string& program);
 
-// The run's plan: every PE a process, the symmetric heap each maps, whether each has a CPU of its own.
+// An emulated node of a run (--nodes): PEs first .. first + npes - 1, one shared memory object of their own.
+struct LinuxNode {
+    unsigned first = 0, npes = 0;
+    bool operator==(const LinuxNode& o) const { return first == o.first && npes == o.npes; }
+};
+
+// npes PEs split block-wise into k nodes (1 <= k <= npes): node j has a contiguous range of PE numbers, the first
+// npes % k nodes one PE more than the others.
+std::vector<LinuxNode> split_nodes(unsigned npes, unsigned k);
+
+// The run's plan: every PE a process, the symmetric heap each maps, whether each has a CPU of its own, the nodes.
 struct LinuxPlan {
     unsigned npes = 0;
     uint64_t heap = 0;               // bytes of symmetric heap per PE
@@ -31,13 +41,17 @@ struct LinuxPlan {
     unsigned spin = 0, yields = 0;   // how a waiting PE polls (pinned) or yields (oversubscribed) before it sleeps
     std::vector<std::string> argv;   // every PE's
     std::optional<unsigned> gdb_pe;  // the PE that runs under gdb
+    std::vector<LinuxNode> nodes;    // in PE order; one node of every PE without --nodes
+    bool emulated_nodes = false;     // --nodes given: the PEs get SHMEM_LINUX_NODE_*, the board and UCX over TCP
+    unsigned node_of(unsigned pe) const;
 };
 
-// The plan for req (npes, the symmetric heap asked for, argv, --gdb) on this host's CPUs. Throws Failure (status 2)
-// if the heap size asked for is not a size.
+// The plan for req (npes, the symmetric heap asked for, argv, --gdb, --nodes) on this host's CPUs. Throws Failure
+// (status 2) if the heap size asked for is not a size, or --nodes is not 1 to npes.
 LinuxPlan plan_linux(const Target& t, const Image& img, const Request& req);
 
-// What --dry-run prints: the target, the heap and the CPUs, one line per PE with its command line.
+// What --dry-run prints: the target, the heap and the CPUs, with --nodes the nodes' PEs, one line per PE with its
+// command line (and with --nodes its node).
 std::string linux_plan_text(const Target& t, const LinuxPlan& plan, const Image& img);
 
 class LinuxBackend final : public Backend {
@@ -45,7 +59,7 @@ public:
     const std::vector<Target>& targets() const override;
     // linux for a program of this host's machine (is_host_program).
     const Target* claims(const std::string& program) const override;
-    bool takes(Option o) const override;  // --symmetric-size, --gdb
+    bool takes(Option o) const override;  // --symmetric-size, --gdb, --nodes
     std::string help() const override;
     // load_linux_image.
     Image load(const Target& t, const Request& req) const override;
