@@ -9,6 +9,8 @@
 #include <csignal>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <set>
 #include <sstream>
 
 #include "backends/linux/linux.hpp"
@@ -616,6 +618,159 @@ TEST_F(Oshrun, NodesOnlyOnLinux) {
 TEST_F(Oshrun, Version) {
     EXPECT_EQ(oshrun("--version"), 0);
     EXPECT_EQ(out, std::string("oshrun (libshmem) ") + SHMEM_VERSION + "\ntargets: virt-rv64, epiphany-e16, epiphany-e64, tilegx, tilepro, linux\n");
+}
+
+// oshrun running linux_probe (tests/linux_probe.cpp), a program of this host with libshmem's note: what each PE
+// gets from oshrun, and how the run's status follows the exit words.
+class LinuxRun : public ::testing::Test {
+protected:
+    TempDir dir;
+    std::string err;
+
+    void SetUp() override {
+#if !defined(__x86_64__) && !defined(__aarch64__) && !defined(__arm__)
+        GTEST_SKIP() << "oshrun runs no program of this machine as a linux program";
+#endif
+    }
+    // oshrun args linux_probe probe_args, each PE's output to DIR/pe.<k>, without the UCX variables of this
+    // environment; env: variables for oshrun's environment.
+    int oshrun(const std::string& args, const std::string& probe_args = "", const std::string& env = "") {
+        const std::string cmd = oshrun_test::without_shmem_environment() + " -u UCX_TLS -u UCX_WARN_UNUSED_ENV_VARS " +
+                                env + " " + OSHRUN_PATH + " --timeout 60 --output-filename " + dir.path() + "/pes " +
+                                args + " " + LINUX_PROBE_PATH + " " + probe_args + " 2>" + dir.path() + "/err";
+        const int status = std::system(cmd.c_str());
+        std::ifstream f(dir.path() + "/err");
+        std::stringstream s;
+        s << f.rdbuf();
+        err = s.str();
+        return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    }
+    struct Memfd {
+        int fd;
+        unsigned long long inode;
+        long long size;
+    };
+    // What PE k printed: its variables (NAME -> VALUE), its memfds by name.
+    struct Pe {
+        std::map<std::string, std::string> env;
+        std::multimap<std::string, Memfd> memfds;
+        std::string var(const std::string& name) const {
+            const auto it = env.find(name);
+            return it == env.end() ? "(unset)" : it->second;
+        }
+    };
+    Pe pe(unsigned k) {
+        std::ifstream f(dir.path() + "/pes/pe." + std::to_string(k));
+        Pe p;
+        for (std::string line; std::getline(f, line);) {
+            std::istringstream words(line);
+            std::string first;
+            words >> first;
+            if (first == "memfd") {
+                std::string name, fd_word, inode_word, size_word;
+                Memfd m{};
+                words >> name >> fd_word >> m.fd >> inode_word >> m.inode >> size_word >> m.size;
+                p.memfds.emplace(name, m);
+            } else if (line.find('=') != std::string::npos) {
+                p.env[line.substr(0, line.find('='))] = line.substr(line.find('=') + 1);
+            }
+        }
+        return p;
+    }
+};
+
+TEST_F(LinuxRun, OneNodeAsBefore) {
+    ASSERT_EQ(oshrun("-np 3"), 0) << err;
+    std::set<unsigned long long> objects;
+    for (unsigned k = 0; k < 3; ++k) {
+        const Pe p = pe(k);
+        EXPECT_EQ(p.var("SHMEM_LINUX_PE"), std::to_string(k));
+        EXPECT_EQ(p.var("SHMEM_LINUX_NPES"), "3");
+        for (const char* name : {"SHMEM_LINUX_NODE_FIRST", "SHMEM_LINUX_NODE_NPES", "SHMEM_LINUX_BOARD", "UCX_TLS",
+                                 "UCX_WARN_UNUSED_ENV_VARS"})
+            EXPECT_EQ(p.var(name), "(unset)") << name << " of PE " << k;
+        ASSERT_EQ(p.memfds.size(), 1u) << "PE " << k;
+        ASSERT_EQ(p.memfds.count("oshrun-symmetric"), 1u) << "PE " << k;
+        const Memfd& mem = p.memfds.find("oshrun-symmetric")->second;
+        EXPECT_EQ(std::to_string(mem.fd), p.var("SHMEM_LINUX_FD"));
+        objects.insert(mem.inode);
+    }
+    EXPECT_EQ(objects.size(), 1u);  // one object of every PE
+}
+
+TEST_F(LinuxRun, NodesEnvironment) {
+    ASSERT_EQ(oshrun("-np 7 --nodes 3"), 0) << err;
+    const unsigned node_of[] = {0, 0, 0, 1, 1, 2, 2};
+    const char* first[] = {"0", "3", "5"};
+    const char* npes[] = {"3", "2", "2"};
+    std::map<unsigned, std::set<unsigned long long>> objects;  // node -> its PEs' shared memory objects
+    std::set<unsigned long long> boards;
+    for (unsigned k = 0; k < 7; ++k) {
+        const Pe p = pe(k);
+        const unsigned j = node_of[k];
+        EXPECT_EQ(p.var("SHMEM_LINUX_PE"), std::to_string(k));
+        EXPECT_EQ(p.var("SHMEM_LINUX_NPES"), "7");
+        EXPECT_EQ(p.var("SHMEM_LINUX_NODE_FIRST"), first[j]) << "PE " << k;
+        EXPECT_EQ(p.var("SHMEM_LINUX_NODE_NPES"), npes[j]) << "PE " << k;
+        EXPECT_EQ(p.var("UCX_TLS"), "tcp");
+        EXPECT_EQ(p.var("UCX_WARN_UNUSED_ENV_VARS"), "n");
+        // Its node's object and the board, no other node's.
+        ASSERT_EQ(p.memfds.size(), 2u) << "PE " << k;
+        ASSERT_EQ(p.memfds.count("oshrun-symmetric"), 1u) << "PE " << k;
+        ASSERT_EQ(p.memfds.count("oshrun-board"), 1u) << "PE " << k;
+        const Memfd& mem = p.memfds.find("oshrun-symmetric")->second;
+        const Memfd& board = p.memfds.find("oshrun-board")->second;
+        EXPECT_EQ(std::to_string(mem.fd), p.var("SHMEM_LINUX_FD"));
+        EXPECT_EQ(std::to_string(board.fd), p.var("SHMEM_LINUX_BOARD"));
+        EXPECT_EQ(board.size, 0);
+        objects[j].insert(mem.inode);
+        boards.insert(board.inode);
+    }
+    std::set<unsigned long long> all;
+    for (const auto& [j, inodes] : objects) {
+        EXPECT_EQ(inodes.size(), 1u) << "node " << j;  // one object of the node's PEs
+        all.insert(inodes.begin(), inodes.end());
+    }
+    EXPECT_EQ(all.size(), 3u);     // one each
+    EXPECT_EQ(boards.size(), 1u);  // one board of all
+    // One node: the node's variables and the board all the same.
+    ASSERT_EQ(oshrun("-np 2 --nodes 1"), 0) << err;
+    for (unsigned k = 0; k < 2; ++k) {
+        const Pe p = pe(k);
+        EXPECT_EQ(p.var("SHMEM_LINUX_NODE_FIRST"), "0");
+        EXPECT_EQ(p.var("SHMEM_LINUX_NODE_NPES"), "2");
+        EXPECT_EQ(p.memfds.count("oshrun-board"), 1u);
+        EXPECT_EQ(p.var("UCX_TLS"), "tcp");
+    }
+}
+
+TEST_F(LinuxRun, NodesKeepTheUsersUcxSettings) {
+    ASSERT_EQ(oshrun("-np 2 --nodes 2", "", "UCX_TLS=rc UCX_WARN_UNUSED_ENV_VARS=y"), 0) << err;
+    EXPECT_EQ(pe(1).var("UCX_TLS"), "rc");
+    EXPECT_EQ(pe(1).var("UCX_WARN_UNUSED_ENV_VARS"), "y");
+    ASSERT_EQ(oshrun("-np 2 --nodes 2 -x UCX_TLS=shm,tcp", "", "UCX_TLS=rc"), 0) << err;
+    EXPECT_EQ(pe(0).var("UCX_TLS"), "shm,tcp");
+    EXPECT_EQ(pe(0).var("UCX_WARN_UNUSED_ENV_VARS"), "n");
+    ASSERT_EQ(oshrun("-np 2 --nodes 2 -x UCX_TLS="), 0) << err;  // set, empty
+    EXPECT_EQ(pe(0).var("UCX_TLS"), "");
+}
+
+TEST_F(LinuxRun, ExitWordOfTheEndedPesNode) {
+    // The word's status, not the process's: PE 5 (node 2) sets its node's word to 3 and exits with 9.
+    EXPECT_EQ(oshrun("-np 7 --nodes 3", "end 5 3 9"), 3) << err;
+    EXPECT_EQ(err, "");
+    EXPECT_EQ(oshrun("-np 7 --nodes 3", "end 0 4 9"), 4) << err;
+    EXPECT_EQ(oshrun("-np 3", "end 2 5 9"), 5) << err;  // one node, as before
+    // A word with status 0 ends the run too: PE 1 sets it and exits with 0, the others (which wait) are stopped.
+    EXPECT_EQ(oshrun("-np 3", "end 1 0 0"), 0) << err;
+    EXPECT_EQ(oshrun("-np 2 --nodes 2", "end 1 0 0"), 0) << err;
+}
+
+TEST_F(LinuxRun, ExitWordOfAnotherNode) {
+    // PE 2 (node 2) sets its node's word to 4 and runs on; PE 0 (node 0, whose word is not set) then exits with 9:
+    // the run ends with the word's 4.
+    EXPECT_EQ(oshrun("-np 3 --nodes 3", "end-late 2 4 0"), 4) << err;
+    EXPECT_EQ(oshrun("-np 6 --nodes 2", "end-late 4 6 1"), 6) << err;
 }
 
 }  // namespace
