@@ -374,6 +374,10 @@ void shmemx_channel_init(shmemx_channel_t *ch, int sender, int receiver, int slo
             .i(max_slots).s(")");
         u.fail();
     }
+    if constexpr (port::has_network) {
+        const int other = port::my_pe() == receiver ? sender : receiver;
+        check_within_reach(routine, "a channel", other, other);
+    }
     Channel *c = chan(ch);
     const Channel old = *c;
     *c = Channel{};

@@ -71,12 +71,22 @@ struct NoRankSteps {  // (read only where port::has_pe_step, but compiled everyw
     static constexpr size_t flat_reduce_below = 0;
 };
 
+// Where the port has a network (port::has_network), whether a group has a PE that this PE reaches only through it:
+// such a group's collectives take the network's algorithms (coll_net.cpp), never the flat ones. Empty elsewhere.
+struct Span {
+    bool across;
+};
+struct NoSpan {
+    static constexpr bool across = false;
+};
+
 struct Group {
     int start, stride, size, rank;  // world PE of rank r: start + r * stride
     long *flags;                    // flag_count symmetric longs
     unsigned char *work;            // symmetric reduction work area
     size_t work_bytes;
     [[no_unique_address]] choose_t<port::has_pe_step, RankSteps, NoRankSteps> steps;  // set by make_group
+    [[no_unique_address]] choose_t<port::has_network, Span, NoSpan> span;           // set by make_group
 
     // start + r * stride: a multiply where the port has a cheap one, else by shifts and adds: a multiply is a
     // floating-point-unit mode switch on Epiphany (some 40 bytes wherever it is written), and ranks are small. Most
@@ -84,7 +94,11 @@ struct Group {
     // shifted; the sum wraps to the right PE.
     // A flat group (flat_capable, at most flat_max ranks): its sweeps and barriers are flat (coll_sweep.cpp).
     [[gnu::always_inline]] static bool flat(int size) { return flat_capable && size <= flat_max; }
-    [[gnu::always_inline]] bool flat() const { return flat(size); }
+    [[gnu::always_inline]] bool flat() const
+    {
+        if constexpr (port::has_network) return flat(size) && !span.across;
+        return flat(size);
+    }
 
     [[gnu::always_inline]] int world(int r) const
     {
@@ -114,12 +128,25 @@ choose_t<Steps, RankSteps, NoRankSteps> rank_steps(int start, int stride, int si
         return {};
     }
 }
+// Whether a group spans the network: the PEs reachable by remote_ptr are one contiguous range (port.hpp), so a
+// group whose lowest and highest PEs are reachable is reachable as a whole.
+template <bool Network = port::has_network>
+choose_t<Network, Span, NoSpan> group_span(int start, int stride, int size)
+{
+    if constexpr (Network) {
+        const int last = int(unsigned(start) + unsigned(size - 1) * unsigned(stride));
+        return Span{by_network(start) || by_network(last)};
+    } else {
+        return {};
+    }
+}
 // A group, with its steps where the port has them. (Built in one expression: a group built and then given its
 // steps cost Epiphany's fp_rma 140 bytes, where it has none.)
 inline Group make_group(int start, int stride, int size, int rank, long *flags, unsigned char *work,
                         size_t work_bytes)
 {
-    return Group{start, stride, size, rank, flags, work, work_bytes, rank_steps(start, stride, size, flags)};
+    return Group{start,      stride, size, rank, flags, work, work_bytes, rank_steps(start, stride, size, flags),
+                 group_span(start, stride, size)};
 }
 
 // Can the port's hardware barrier serve a group (every PE of the run, in order)? Only asked where it is used.
@@ -243,8 +270,29 @@ void agree_active_set(const char *routine, const Group &g, const char *n1, int64
 // The algorithms (coll_sweep.cpp, coll_gather.cpp).
 void tree_barrier(const Group &g);  // a sweep rooted at rank 0 with nothing to carry
 inline constexpr Sweep nothing_to_carry{nullptr, nullptr, 0, 0, nullptr};
+
+// A group that spans the network (Group::span; coll_net.cpp): its barrier, sweep and all-gather. The barrier
+// completes this PE's puts first (port::quiet), so that what a rank put before it is in place after it.
+void net_barrier(const Group &g);
+void net_sweep(const Group &g, int root, const Sweep &s);
+int net_allgather(const Group &g, unsigned char *dest, const void *source, const size_t *off, size_t block);
+// n bytes between this PE and world PE pe's copy of the symmetric object at `local`, through the network where the
+// port reaches pe only that way; put_to then needs a quiet (or a net_barrier) to be complete.
+[[gnu::always_inline]] inline void put_to(int pe, void *local, const void *from, size_t n)
+{
+    if (by_network(pe)) return network_put(pe, local, from, n);
+    port::put_bytes(port::remote_ptr(local, pe), from, n);
+}
+[[gnu::always_inline]] inline void get_from(void *to, int pe, const void *local, size_t n)
+{
+    if (by_network(pe)) return network_get(to, pe, local, n);
+    port::get_bytes(to, port::remote_ptr(local, pe), n);
+}
+
 inline void group_barrier(const Group &g)
 {
+    if constexpr (port::has_network)
+        if (g.span.across) return net_barrier(g);
     if (whole_machine(g.start, g.stride, g.size)) {
         barrier_world(barrier_hardware);
     } else if (g.flat()) {

@@ -47,6 +47,8 @@ void reduce_scatter_gather(const Group &g, void *dest_, const void *source_, siz
 [[gnu::noinline]] int reduce_large(const Group &g, void *dest, const void *source, size_t bytes, int elem_shift,
                                    Combine combine, CombineMany many, FlatCombine flat)
 {
+    if constexpr (port::has_network)
+        if (g.span.across) return reduce_sweep(g, dest, source, bytes, elem_shift, combine, flat);
     if (is_symmetric(source, bytes)) {
         reduce_scatter_gather(g, dest, source, bytes, elem_shift, many);
         return 0;
@@ -137,6 +139,14 @@ void alltoall(const Group &g, unsigned char *dest, const unsigned char *source, 
     group_barrier(g);
     for (int i = 0; i < n; ++i) {
         const int j = r + i < n ? r + i : r + i - n;
+        if constexpr (port::has_network) {
+            if (by_network(g.world(j))) {  // (net_barrier's quiet completes these puts)
+                for (size_t k = 0; k < nelems; ++k)
+                    network_put(g.world(j), dest + (size_t(r) * nelems + k) * size_t(dst) * elem,
+                                source + (size_t(j) * nelems + k) * size_t(sst) * elem, elem);
+                continue;
+            }
+        }
         unsigned char *to = port::remote_ptr(dest, g.world(j));
         for (size_t k = 0; k < nelems; ++k) {
             const size_t d = (size_t(r) * nelems + k) * size_t(dst) * elem;
@@ -178,9 +188,9 @@ void scan(const Group &g, void *dest, const void *source, size_t bytes, int elem
                 copy_local(acc, mine, m);
             }
         } else {
-            port::get_bytes(acc, port::remote_ptr(mine, g.world(0)), m);
+            get_from(acc, g.world(0), mine, m);
             for (int k = 1; k < r; ++k) {
-                port::get_bytes(in, port::remote_ptr(mine, g.world(k)), m);
+                get_from(in, g.world(k), mine, m);
                 combine(acc, in, m);
             }
             if (!exclusive) combine(acc, mine, m);

@@ -216,6 +216,8 @@ static void sweep_down(const Group &g, int root, int v, int low, void *dest, con
 
 void sweep_generic(const Group &g, int root, const Sweep &s)
 {
+    if constexpr (port::has_network)
+        if (g.span.across) return net_sweep(g, root, s);
     const int n = g.size;
     int v = g.rank - root;
     if (v < 0) v += n;
@@ -256,6 +258,8 @@ void sweep_generic(const Group &g, int root, const Sweep &s)
 // (Not where the port has its own sweep, Epiphany's: its assembly has both halves, and a second way costs bytes.)
 int broadcast_down(const Group &g, void *dest, const void *source, size_t bytes, int root)
 {
+    if constexpr (port::has_network)
+        if (g.span.across) return net_sweep(g, root, Sweep{dest, source, bytes, 0, nullptr}), 0;
     {
         if (g.flat()) {
             if (g.rank != root) {
@@ -305,6 +309,8 @@ void tree_barrier(const Group &g)
 // All-gather in rounds (the algorithm: coll_gather.cpp, above allgather_flat): messages of the sweep's kind.
 int allgather_rounds(const Group &g, unsigned char *dest, const void *source, const size_t *off, size_t block)
 {
+    if constexpr (port::has_network)
+        if (g.span.across) return net_allgather(g, dest, source, off, block);
     const int n = g.size, r = g.rank;
     auto at = [off, block](int j) { return off != nullptr ? off[j] : size_t(j) * block; };
     copy_local(dest + at(r), source, at(r + 1) - at(r));

@@ -115,8 +115,7 @@ void collect(const char *routine, const Group &g, void *dest, const void *source
     size_t offsets[port::max_pes + 1];
     offsets[0] = 0;
     for (int j = 0; j < g.size; ++j) {
-        const size_t block = size_t(__atomic_load_n(port::remote_ptr(&g.flags[flag_publish], g.world(j)),
-                                                    __ATOMIC_RELAXED));
+        const size_t block = size_t(peer_load<__ATOMIC_RELAXED>(&g.flags[flag_publish], g.world(j)));
         if (__builtin_add_overflow(offsets[j], block, &offsets[j + 1]))
             if constexpr (cheap_checks) {
                 Usage u(routine);

@@ -32,13 +32,15 @@ uint32_t end_state_of(int pe)
     return __atomic_load_n(port::remote_ptr(&shmemi_end_state, pe), __ATOMIC_ACQUIRE);
 }
 
-// A PE of `who`, other than this one, that has ended; -1 if none has.
+// A PE of `who`, other than this one, that has ended; -1 if none has. Only the PEs this PE reaches by remote_ptr
+// announce their ends to it and are looked at (a PE reached through the network may be gone with its memory: the
+// launcher sees its end, and ends the run if it was not a clean one).
 int ended_member(PeSet who)
 {
     const int me = port::my_pe();
     for (int r = 0; r < who.size; ++r) {
         const int pe = int(unsigned(who.start) + unsigned(r) * unsigned(who.stride));
-        if (pe != me && (end_state_of(pe) & end_ended) != 0) return pe;
+        if (pe != me && !by_network(pe) && (end_state_of(pe) & end_ended) != 0) return pe;
     }
     return -1;
 }
@@ -79,7 +81,7 @@ void announce_end()
         const bool finalized = (mine & 0xff) == end_phase_finalized;
         const int me = port::my_pe(), n = port::n_pes();
         for (int pe = 0; pe < n; ++pe) {
-            if (pe == me) continue;
+            if (pe == me || by_network(pe)) continue;
             const uint32_t theirs = end_state_of(pe);
             if ((theirs & end_ended) != 0) continue;  // waits for nothing
             // After this PE's shmem_finalize, every PE is in its own or past it: a wait there ends without this one.

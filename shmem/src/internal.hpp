@@ -33,6 +33,60 @@ inline constexpr bool checks = SHMEM_CHECKS != 0;
 // The checks kept without SHMEM_CHECKS (config.hpp, SHMEM_CHEAP_CHECKS): a compare and a branch on the fast path each.
 inline constexpr bool cheap_checks = checks || SHMEM_CHEAP_CHECKS != 0;
 
+// ---- PEs reached through the port's network (port::has_network) --------------------------------------------
+// by_network(pe): PE pe's memory is reached through the port's transfer hooks, not through remote_ptr. A constant
+// false on a port without a network, where every branch on it folds away; the network_* calls compile on every
+// port (their bodies are discarded where there is no network) and are made only where by_network(pe) is true.
+[[gnu::always_inline]] inline bool by_network(int pe)
+{
+    if constexpr (port::has_network) return !port::reachable(pe);
+    (void)pe;
+    return false;
+}
+inline void network_put(int pe, void *dest, const void *source, size_t n)
+{
+    if constexpr (port::has_network) port::net_put(pe, dest, source, n);
+}
+inline void network_get(void *dest, int pe, const void *source, size_t n)
+{
+    if constexpr (port::has_network) port::net_get(dest, pe, source, n);
+}
+inline uint64_t network_amo(port::AmoOp op, int pe, void *word, unsigned bytes, uint64_t v, uint64_t cond)
+{
+    if constexpr (port::has_network) return port::net_amo(op, pe, word, bytes, v, cond);
+    return 0;
+}
+inline void network_fence()
+{
+    if constexpr (port::has_network) port::net_fence();
+}
+// PE pe's copy of the word at `local` (a word of the library's own), by an atomic load (of memory order Order)
+// where remote_ptr reaches it, else through the network.
+template <int Order = __ATOMIC_ACQUIRE, class T>
+inline T peer_load(const T *local, int pe)
+{
+    if (by_network(pe)) {
+        T v;
+        network_get(&v, pe, local, sizeof v);
+        return v;
+    }
+    return __atomic_load_n(port::remote_ptr(local, pe), Order);
+}
+
+// What does not run across machines yet: the locks and the channels read and write their peers' memory by
+// remote_ptr (docs/multinode.md). A group of them with a PE that the port reaches
+// only through its network is refused (134), naming the routine, `what` and that PE. The PEs reachable by remote_ptr are one
+// contiguous range (port.hpp), so a group whose lowest and highest PEs are reachable is reachable as a whole.
+[[noreturn, gnu::cold]] void fail_across_network(const char *routine, const char *what, int pe);
+inline void check_within_reach(const char *routine, const char *what, int lo, int hi)
+{
+    if constexpr (port::has_network) {
+        if (__builtin_expect(by_network(lo), 0)) fail_across_network(routine, what, lo);
+        if (__builtin_expect(by_network(hi), 0)) fail_across_network(routine, what, hi);
+    }
+    (void)routine, (void)what, (void)lo, (void)hi;
+}
+
 // choose_t<B, T, F>: T where B is true, else F (std::conditional_t; no <type_traits> where the C++ library is bare).
 template <bool B, class T, class F>
 struct Choose {

@@ -122,6 +122,8 @@ inline LockWord *check_lock(const char *routine, long *lock)
     check_init(routine);
     check_symmetric(routine, "lock", lock, sizeof *lock);
     check_aligned(routine, "lock", lock, sizeof *lock);
+    if constexpr (port::has_network)
+        check_within_reach(routine, "a lock (its queue may link every PE of the run)", 0, port::n_pes() - 1);
     return reinterpret_cast<LockWord *>(lock);
 }
 

@@ -156,6 +156,26 @@ unsigned end_grace_polls();
 // The operations of the AMOs (shmem/src/amo.cpp); atomic_rmw does all of them but fetch and set.
 enum class AmoOp { fetch, set, swap, cswap, add, and_, or_, xor_ };
 
+// has_network: a run may have PEs whose memory this PE cannot reach by loads and stores (another machine's), which
+// the port reaches through a network. reachable(pe) says which PEs remote_ptr serves: one contiguous range of PE
+// numbers, this PE's among them (SHMEM_TEAM_SHARED is that range). The core never calls remote_ptr with another
+// PE, nor notify or a wake-up of it, and calls these hooks instead. `dest`, `source` and `word` are addresses in
+// this PE's own symmetric memory: the port finds PE pe's copy of the object.
+//  - net_put(pe, dest, source, n): n bytes from source to PE pe's dest; source may be reused on return; the bytes
+//    are in place at the target after quiet() (which completes the network's puts as well as the stores).
+//  - net_get(dest, pe, source, n): n bytes from PE pe's source into dest, there on return.
+//  - net_amo(op, pe, word, bytes, v, cond): the AMO `op` (as atomic_rmw's, with fetch and set) on PE pe's word of
+//    4 or 8 bytes; returns the old value (fetch, swap, cswap, the fetching forms), complete on return. Atomic with
+//    respect to every AMO of the run on that word, the CPU's on reachable PEs included (the port's atomic domain).
+//  - net_fence(): this PE's net_put and net_amo calls before it reach each target before those after it.
+// The others' puts into this PE's memory may need this PE to move them (a network that emulates RMA in software):
+// the port's waits progress the network, and with has_network a wait's done() may be true without any notify.
+bool reachable(int pe);
+void net_put(int pe, void *dest, const void *source, size_t n);
+void net_get(void *dest, int pe, const void *source, size_t n);
+uint64_t net_amo(AmoOp op, int pe, void *word, unsigned bytes, uint64_t v, uint64_t cond);
+void net_fence();
+
 }  // namespace shmem::port
 
 // ---- what the core gives a port: the end of a PE (shmem/src/ended.cpp) ----------------------------------------
@@ -314,6 +334,7 @@ inline constexpr bool own_sweep = false;          // the core's sweep (coll_swee
 inline constexpr bool has_dma = false;            // _nbi transfers complete before they return
 inline constexpr size_t dma_min = 0;
 inline constexpr bool has_msg_channel = false;    // the shmemx channels run over shared memory
+inline constexpr bool has_network = false;        // every PE's memory is reachable (remote_ptr)
 inline constexpr unsigned msg_words = 0, msg_budget = 0;
 inline constexpr bool ends_observed = false;      // a PE's end is not seen by the others' waits
 inline constexpr bool ends_seen_on_wake = false;  // the library's waits look for an end in their done() (internal.hpp)

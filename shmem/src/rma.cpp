@@ -38,6 +38,7 @@ namespace {
 {
     const size_t bytes = bytes_of(routine, "nelems", nelems, size);
     pe = check_rma(routine, ctx, "dest", dest, bytes, pe);
+    if (by_network(pe)) return network_put(pe, dest, source, bytes);
     void *remote = port::remote_ptr(dest, pe);
     if constexpr (port::has_copy_inline) {
         // copy_inline takes no 0-byte transfer, so the test of 0 is off its path.
@@ -58,6 +59,7 @@ namespace {
 {
     const size_t bytes = bytes_of(routine, "nelems", nelems, size);
     pe = check_rma(routine, ctx, "source", source, bytes, pe);
+    if (by_network(pe)) return network_get(dest, pe, source, bytes);
     const void *remote = port::remote_ptr(source, pe);
     if constexpr (port::has_copy_inline) {
         if (!port::copy_inline(dest, remote, bytes) && bytes != 0) port::get_bytes(dest, remote, bytes);
@@ -111,6 +113,10 @@ inline void iput(const char *routine, shmem_ctx_t ctx, T *dest, const T *source,
     check_stride(routine, "sst", sst);
     if (n == 0) return;
     check_symmetric(routine, "dest", dest, strided_extent(routine, n, "dst", dst, sizeof(T)));
+    if (by_network(pe)) {
+        for (size_t i = 0; i < n; ++i) network_put(pe, dest + i * dst, source + i * sst, sizeof(T));
+        return;
+    }
     T *remote = port::remote_ptr(dest, pe);
     for (size_t i = 0; i < n; ++i) remote[i * dst] = source[i * sst];
     notify_user_write(pe);
@@ -126,6 +132,10 @@ inline void iget(const char *routine, shmem_ctx_t ctx, T *dest, const T *source,
     check_stride(routine, "sst", sst);
     if (n == 0) return;
     check_symmetric(routine, "source", source, strided_extent(routine, n, "sst", sst, sizeof(T)));
+    if (by_network(pe)) {
+        for (size_t i = 0; i < n; ++i) network_get(dest + i * dst, pe, source + i * sst, sizeof(T));
+        return;
+    }
     const T *remote = port::remote_ptr(source, pe);
     for (size_t i = 0; i < n; ++i) dest[i * dst] = remote[i * sst];
 }
@@ -183,16 +193,21 @@ bool check_blocks(const char *routine, bool put, const void *symmetric, ptrdiff_
     check_init(routine);
     pe = ctx_pe(routine, ctx, pe);
     if (!check_blocks(routine, true, dest, dst, sst, bsize, nblocks, elem)) return;
-    auto *to = static_cast<unsigned char *>(port::remote_ptr(dest, pe));
+    const bool net = by_network(pe);
+    auto *to = static_cast<unsigned char *>(net ? dest : port::remote_ptr(dest, pe));
     const auto *from = static_cast<const unsigned char *>(source);
     size_t block = bsize * elem;
     if (size_t(dst) == bsize && size_t(sst) == bsize) {  // contiguous on both sides: one copy
         block *= nblocks;
         nblocks = 1;
     }
-    for (size_t b = 0; b < nblocks; ++b, to += size_t(dst) * elem, from += size_t(sst) * elem)
-        port::put_bytes(to, from, block);
-    notify_user_write(pe);
+    for (size_t b = 0; b < nblocks; ++b, to += size_t(dst) * elem, from += size_t(sst) * elem) {
+        if (net)
+            network_put(pe, to, from, block);
+        else
+            port::put_bytes(to, from, block);
+    }
+    if (!net) notify_user_write(pe);
 }
 
 [[gnu::noinline]] void ibget(const char *routine, shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst,
@@ -202,20 +217,26 @@ bool check_blocks(const char *routine, bool put, const void *symmetric, ptrdiff_
     pe = ctx_pe(routine, ctx, pe);
     if (!check_blocks(routine, false, source, dst, sst, bsize, nblocks, elem)) return;
     auto *to = static_cast<unsigned char *>(dest);
-    const auto *from = static_cast<const unsigned char *>(port::remote_ptr(source, pe));
+    const bool net = by_network(pe);
+    const auto *from = static_cast<const unsigned char *>(net ? source : port::remote_ptr(source, pe));
     size_t block = bsize * elem;
     if (size_t(dst) == bsize && size_t(sst) == bsize) {
         block *= nblocks;
         nblocks = 1;
     }
-    for (size_t b = 0; b < nblocks; ++b, to += size_t(dst) * elem, from += size_t(sst) * elem)
-        port::get_bytes(to, from, block);
+    for (size_t b = 0; b < nblocks; ++b, to += size_t(dst) * elem, from += size_t(sst) * elem) {
+        if (net)
+            network_get(to, pe, from, block);
+        else
+            port::get_bytes(to, from, block);
+    }
 }
 
 template <class T>
 [[gnu::always_inline]] inline void p(const char *routine, shmem_ctx_t ctx, T *dest, T value, int pe)
 {
     pe = check_rma(routine, ctx, "dest", dest, sizeof(T), pe);
+    if (by_network(pe)) return network_put(pe, dest, &value, sizeof(T));
     *port::remote_ptr(dest, pe) = value;
     notify_user_write(pe);
 }
@@ -224,6 +245,11 @@ template <class T>
 [[gnu::always_inline]] inline T g(const char *routine, shmem_ctx_t ctx, const T *source, int pe)
 {
     pe = check_rma(routine, ctx, "source", source, sizeof(T), pe);
+    if (by_network(pe)) {
+        T v;
+        network_get(&v, pe, source, sizeof(T));
+        return v;
+    }
     return *port::remote_ptr(source, pe);
 }
 

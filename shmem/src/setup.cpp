@@ -20,6 +20,17 @@ shmem_ctx_s ctx_objects[max_contexts];
 using namespace shmem;
 using namespace shmem::detail;
 
+namespace shmem::detail {
+void fail_across_network(const char *routine, const char *what, int pe)
+{
+    Usage u(routine);
+    u.m().s(what).s(" would involve PE ").i(pe).s(", which is on another node; this libshmem keeps locks and channels ")
+        .s("within one node (runs on one node); across nodes it runs RMA, AMOs, signals, barriers, teams and ")
+        .s("collectives (docs/multinode.md)");
+    u.fail();
+}
+}  // namespace shmem::detail
+
 extern "C" {
 
 void shmem_init(void)
@@ -85,6 +96,8 @@ void *shmem_ptr(const void *dest, int pe)
     if (!is_symmetric(dest, 1)) return nullptr;  // not remotely accessible: the specification's null pointer
     // The calling PE's own object is dest itself (a port may otherwise give its global alias, as Epiphany does).
     if (pe == port::my_pe()) return const_cast<void *>(dest);
+    // Another machine's memory: no address reaches it (the specification's null pointer; put and get do).
+    if (by_network(pe)) return nullptr;
     return port::remote_ptr(const_cast<void *>(dest), pe);
 }
 

@@ -34,9 +34,14 @@ inline void put_signal(const char *routine, shmem_ctx_t ctx, void *dest, const v
         u.m().s("sig_op = ").i(sig_op).s(" is not a signal operator; expected SHMEM_SIGNAL_SET or SHMEM_SIGNAL_ADD");
         u.fail();
     }
-    if (bytes != 0) port::put_bytes(port::remote_ptr(dest, pe), source, bytes);
     // The data before the signal: a PE that sees the signal finds the data in place. (The AMO notifies pe.)
-    port::fence();
+    if (by_network(pe)) {
+        network_put(pe, dest, source, bytes);
+        network_fence();
+    } else {
+        if (bytes != 0) port::put_bytes(port::remote_ptr(dest, pe), source, bytes);
+        port::fence();
+    }
     if (sig_op == SHMEM_SIGNAL_SET) {
         pshmem_uint64_atomic_set(sig_addr, signal, pe);
     } else {

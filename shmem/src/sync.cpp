@@ -24,7 +24,7 @@ namespace {
 struct Round {
     uint32_t flag;      // this PE's flag of this round, which its partner writes (the table is symmetric); first,
                         // so that its address is the round's (no addition in the loop)
-    uint32_t *theirs;   // the partner's `flag` of this round
+    uint32_t *theirs;   // the partner's `flag` of this round (null: the partner is reached through the network)
     port::Waker waker;  // the partner's wake-up
 };
 struct Dissemination {
@@ -33,6 +33,21 @@ struct Dissemination {
     Round rounds[max_rounds];
 };
 Dissemination dissemination;
+
+// Round r's store where the port reaches the partner only through its network (theirs is null for it: make_rounds):
+// the epoch goes there by a network put, and its waits progress the network. A constant false without a network.
+[[gnu::always_inline]] inline bool network_round(const Dissemination &b, const Round *r, uint32_t epoch)
+{
+    if constexpr (port::has_network) {
+        if (__builtin_expect(r->theirs == nullptr, 0)) {
+            const int d = 1 << (r - b.rounds), n = port::n_pes(), me = port::my_pe();
+            network_put(me + d < n ? me + d : me + d - n, const_cast<uint32_t *>(&r->flag), &epoch, sizeof epoch);
+            return true;
+        }
+    }
+    (void)b, (void)r, (void)epoch;
+    return false;
+}
 
 // The rounds of one barrier.
 [[gnu::always_inline]] inline void disseminate(Dissemination &b)
@@ -43,8 +58,10 @@ Dissemination dissemination;
     // The later rounds' stores come after the previous round's acquire fence (and on virt notify_waiter's fence).
     __atomic_thread_fence(__ATOMIC_RELEASE);
     for (Round *r = b.rounds; r != end; ++r) {
-        __atomic_store_n(r->theirs, epoch, fenced_store);
-        port::notify_waiter(r->waker);
+        if (!network_round(b, r, epoch)) {
+            __atomic_store_n(r->theirs, epoch, fenced_store);
+            port::notify_waiter(r->waker);
+        }
         // Every writer of the flag wakes it after its store (notify_waiter): the port may sleep without a backstop
         // (and on virt without a `sleeping` word). The looks while it sleeps are plain loads, and one acquire fence
         // comes after the last.
@@ -61,7 +78,7 @@ Dissemination dissemination;
     int k = 0;
     for (int d = 1; d < n; d <<= 1, ++k) {
         const int to = me + d < n ? me + d : me + d - n;  // (me + d) mod n without a divide (d < n)
-        b.rounds[k].theirs = port::remote_ptr(&b.rounds[k].flag, to);
+        b.rounds[k].theirs = by_network(to) ? nullptr : port::remote_ptr(&b.rounds[k].flag, to);
         b.rounds[k].waker = port::waker(to);
     }
     b.end = b.rounds + k;

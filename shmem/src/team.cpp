@@ -4,8 +4,8 @@
 using namespace shmem;
 using namespace shmem::detail;
 
-// The predefined teams: every PE, in order. WORLD and SHARED have the same members on this machine (every PE's
-// memory is reachable by load/store from every other), but their own scratch slots (0 and 1), so their
+// The predefined teams: every PE, in order. WORLD and SHARED have the same members where every PE's memory is
+// reachable by load/store from every other (SHARED: those of this PE's node where the port has a network), but their own scratch slots (0 and 1), so their
 // collectives never share flags. Their size and this PE's number come from the port (init_predefined below).
 shmem_team_s shmemi_team_world = {0, 1, 0, 0, 0, 0, {0}, 0, 0, {}};
 shmem_team_s shmemi_team_shared = {0, 1, 0, 0, 1, 0, {0}, 0, 0, {}};
@@ -31,6 +31,15 @@ void (*release_next)();  // the release chained after this file's (internal.hpp,
     const int n = port::n_pes(), me = port::my_pe();
     shmemi_team_world.size = shmemi_team_shared.size = n;
     shmemi_team_world.my_pe = shmemi_team_shared.my_pe = me;
+    if constexpr (port::has_network) {
+        // SHARED: the PEs whose memory this one reaches by loads and stores (a contiguous range: port.hpp).
+        int lo = me, hi = me;
+        while (lo > 0 && port::reachable(lo - 1)) --lo;
+        while (hi + 1 < n && port::reachable(hi + 1)) ++hi;
+        shmemi_team_shared.start = lo;
+        shmemi_team_shared.size = hi - lo + 1;
+        shmemi_team_shared.my_pe = me - lo;
+    }
     shmemi_ctx_default.team = &shmemi_team_world;
     set_team_group(&shmemi_team_world);
     set_team_group(&shmemi_team_shared);
@@ -149,8 +158,7 @@ void fail_bad_team(const char *routine, shmem_team_t team)
     }
     for (int pe = 0; pe < port::n_pes(); ++pe) {
         if (pe == port::my_pe()) continue;
-        const shmem_team_s *theirs = port::remote_ptr(local, pe);
-        const int size = __atomic_load_n(&theirs->size, __ATOMIC_RELAXED);
+        const int size = peer_load<__ATOMIC_RELAXED>(&local->size, pe);
         if (size != 0) {
             u.m().s("team = ").p(team).s(" is not a team of this PE: PE ").i(pe).s(" has a team of ").i(size)
                 .s(size == 1 ? " PE" : " PEs").s(" there, which this PE is not a member of (its split gave this PE ")
@@ -320,6 +328,7 @@ void *shmem_team_ptr(shmem_team_t team, const void *dest, int pe)
     if (!is_symmetric(dest, 1)) return nullptr;
     const int world = team_world_pe(team, pe);
     if (world == port::my_pe()) return const_cast<void *>(dest);
+    if (by_network(world)) return nullptr;  // no address reaches another machine's memory (as shmem_ptr)
     return port::remote_ptr(const_cast<void *>(dest), world);
 }
 
