@@ -40,6 +40,8 @@
 #                           to static data that another PE hands over points into that PE's copy
 #       ieee_float          float and double arithmetic is IEEE 754 binary32/binary64 with round-to-nearest-even
 #                           and denormals, as the host's: the semantics test compares its floating-point groups
+#       multinode           runs span nodes (oshrun --nodes): not in a facts file; added by the build where it finds
+#                           the engine that SHMEM_PORT_NET names
 #   SHMEM_ELF_MACHINE            the images' machine as readelf names it (a test checks every image), "" for the
 #                                host's own
 #   SHMEM_IMAGE_MACHINE          what oshrun's refusal of a foreign image names (with image_checks)
@@ -49,15 +51,16 @@
 #                                kernel's gap below the stack), guard_word (a word checked at barriers), or ""
 # Optional: SHMEM_FOOTPRINT_BUDGET ("program=bytes;...": the most text a budget program may add over fp_empty),
 #           SHMEM_CRT_COMMON (OFF: the port keeps its C library's exit/atexit and C++ runtime, not crt/common),
-#           SHMEM_CHIP_SCALE_PES (a whole chip's PEs: the tests labelled chip_scale run at that count too).
+#           SHMEM_CHIP_SCALE_PES (a whole chip's PEs: the tests labelled chip_scale run at that count too),
+#           SHMEM_PORT_NET (the network engine of runs across nodes: ucx; the build looks for it, CMakeLists.txt).
 
 set(_shmem_target_facts SHMEM_PORT SHMEM_PORT_VARIANT SHMEM_TARGET_SUMMARY SHMEM_MAX_PES SHMEM_BARRIER_DEFAULT
     SHMEM_SMALL_SIZES_DEFAULT SHMEM_TIMEOUT_FACTOR_DEFAULT SHMEM_TREE_PES SHMEM_PORT_DEFINITIONS
     SHMEM_CORE_SOURCE_OPTIONS SHMEM_CAPABILITIES SHMEM_ELF_MACHINE SHMEM_IMAGE_MACHINE SHMEM_TRAP_REPORT SHMEM_STACK_GUARD)
-set(_shmem_optional_facts SHMEM_FOOTPRINT_BUDGET SHMEM_CRT_COMMON SHMEM_CHIP_SCALE_PES)
+set(_shmem_optional_facts SHMEM_FOOTPRINT_BUDGET SHMEM_CRT_COMMON SHMEM_CHIP_SCALE_PES SHMEM_PORT_NET)
 set(_shmem_known_capabilities run emulator icount gdb_stub hosted libc_crt libc_host default_heap image_checks
     local_memory_link small_checked_conformance msg_channel msg_channel_option ipi_get_option sanitizers footprint
-    ends_observed ends_observed_with_checks simulated_isa distinct_static_addresses ieee_float)
+    ends_observed ends_observed_with_checks simulated_isa distinct_static_addresses ieee_float multinode)
 
 # shmem_target_names(<out> <dir>): the targets whose facts files are in <dir>, sorted.
 function(shmem_target_names out dir)

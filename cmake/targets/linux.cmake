@@ -3,12 +3,13 @@ set(SHMEM_PORT linux)
 set(SHMEM_PORT_VARIANT "")
 set(SHMEM_TARGET_SUMMARY "this host's Linux, one process per PE")
 set(SHMEM_MAX_PES 512)                    # what the tests and the library's tables are sized for
-set(SHMEM_BARRIER_DEFAULT wand)
+set(SHMEM_BARRIER_DEFAULT auto)                   # the counter in PE 0's memory on one node; dissemination across nodes
 set(SHMEM_SMALL_SIZES_DEFAULT OFF)
 set(SHMEM_TIMEOUT_FACTOR_DEFAULT 1)
 set(SHMEM_TREE_PES 20)
 set(SHMEM_PORT_DEFINITIONS "")
 set(SHMEM_CORE_SOURCE_OPTIONS "")
+set(SHMEM_PORT_NET ucx)                   # runs across nodes through UCX (port/linux/net.cpp; capability multinode)
 set(SHMEM_CAPABILITIES
   run
   hosted              # PEs are the host's processes: killed by signals, host gdb, the host's C library

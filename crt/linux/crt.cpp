@@ -2,9 +2,13 @@
 // the PE's identity, line-buffered stdout, the fault report. The C library's own start-up (crt1.o) runs main.
 //
 // What oshrun passes (host_loader/backends/linux/linux.cpp), in the environment:
-//   SHMEM_LINUX_FD     the shared memory object (a memfd, inherited): a control page, then one slice per PE
+//   SHMEM_LINUX_FD     the shared memory object of this PE's node (a memfd, inherited): a control page, then one
+//                      slice per PE of the node
 //   SHMEM_LINUX_PE     this PE's number
 //   SHMEM_LINUX_NPES   the number of PEs
+//   SHMEM_LINUX_NODE_FIRST, SHMEM_LINUX_NODE_NPES  this PE's node's PEs (oshrun --nodes; else every PE is on one)
+//   SHMEM_LINUX_BOARD  with --nodes: the start-up board, a memory object of the whole run for the network's exchange
+//                      of addresses and keys (port/linux/net.cpp)
 //   SHMEM_LINUX_HEAP   the symmetric heap per PE, in bytes
 //   SHMEM_LINUX_SPIN   polls before a waiting PE sleeps (0 when there are more PEs than CPUs)
 //   SHMEM_LINUX_YIELDS polls with sched_yield() after those (only when there are more PEs than CPUs)
@@ -197,6 +201,8 @@ struct LinuxNote {
 [[gnu::used, gnu::section(".note.libshmem"), gnu::aligned(4)]] const LinuxNote shmem_linux_note = {
     9, 6, 1, "libshmem", "linux"};
 
+int board_fd = -1;  // a run across nodes: the start-up board, for the network's exchange (start_network)
+
 void setup(int, char **, char **envp)
 {
     __asm__ volatile("" ::"r"(&shmem_linux_note));  // keeps the note (above) in a --gc-sections link
@@ -216,12 +222,19 @@ void setup(int, char **, char **envp)
         g.yields = int(env_number(envp, "SHMEM_LINUX_YIELDS", 0));
         if (g.npes < 1 || g.npes > port::max_pes || g.pe < 0 || g.pe >= g.npes)
             fail("SHMEM_LINUX_PE/SHMEM_LINUX_NPES out of range (not started by this version of oshrun?)", 0);
+        g.node_first = int(env_number(envp, "SHMEM_LINUX_NODE_FIRST", 0));
+        g.node_npes = int(env_number(envp, "SHMEM_LINUX_NODE_NPES", uint64_t(g.npes)));
+        if (g.node_npes < 1 || g.node_first < 0 || g.node_first > g.pe || g.pe - g.node_first >= g.node_npes ||
+            g.node_npes > g.npes - g.node_first)
+            fail("SHMEM_LINUX_NODE_FIRST/SHMEM_LINUX_NODE_NPES do not hold this PE (not started by this oshrun?)", 0);
     } else {
         // Run by hand: one PE, with memory of its own.
         fd = int(syscall(SYS_memfd_create, "libshmem", 0u));
         if (fd < 0) fail("memfd_create", errno);
         g.pe = 0;
         g.npes = 1;
+        g.node_first = 0;
+        g.node_npes = 1;
         g.spin = 0;
         g.yields = 0;
         heap = singleton_heap(envp);
@@ -231,8 +244,10 @@ void setup(int, char **, char **envp)
     const uintptr_t static_len = ((reinterpret_cast<uintptr_t>(__shmem_static_end) + page - 1) & ~(page - 1)) - g.static_lo;
     heap = (heap + page - 1) & ~uint64_t(page - 1);
     const uint64_t slice = static_len + heap;  // in the shared object
+    const int local = g.pe - g.node_first;     // this PE's place on its node
+    g.networked = g.node_npes < g.npes;
     uint64_t total = 0;
-    if (heap < page || heap > (uint64_t(1) << 40) || __builtin_mul_overflow(slice, uint64_t(g.npes), &total) ||
+    if (heap < page || heap > (uint64_t(1) << 40) || __builtin_mul_overflow(slice, uint64_t(g.node_npes), &total) ||
         __builtin_add_overflow(total, uint64_t(page), &total) || total > (uint64_t(1) << 46))
         fail("the symmetric memory asked for does not fit in the address space (SHMEM_SYMMETRIC_SIZE too large?)", 0);
 
@@ -247,9 +262,10 @@ void setup(int, char **, char **envp)
     g.exit_word = launched ? &ctl->exit_word : nullptr;
 
     // The heap: right after the static pages, else (the C library's brk heap is there, as a static executable's TLS
-    // block, or an emulator keeps the room for it) at the first whole GiB after them that is free. PE 0 chooses and
-    // maps its own there at once; the others follow, so that heap addresses agree everywhere.
-    const uint64_t own = page + uint64_t(g.pe) * slice;
+    // block, or an emulator keeps the room for it) at the first whole GiB after them that is free. The node's first
+    // PE chooses and maps its own there at once; the others follow, so that heap addresses agree on the node (the
+    // network finds another node's heap by the address its PEs publish).
+    const uint64_t own = page + uint64_t(local) * slice;
     const auto map_heap = [fd, heap, own, static_len](uintptr_t at) {
         void *p = sys_mmap(reinterpret_cast<void *>(at), heap, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED_NOREPLACE,
                            fd, own + static_len);
@@ -257,7 +273,7 @@ void setup(int, char **, char **envp)
         return !mmap_failed(p) && reinterpret_cast<uintptr_t>(p) == at;
     };
     uint64_t heap_offset = 0;
-    if (g.pe == 0) {
+    if (local == 0) {
         const uintptr_t brk_now = reinterpret_cast<uintptr_t>(sbrk(0));
         const uintptr_t after = g.static_lo + static_len;
         // The places tried: whole GiBs; with 32-bit addresses, 64 MiB steps (the view of every PE's memory, N times
@@ -283,7 +299,7 @@ void setup(int, char **, char **envp)
         if (!map_heap(uintptr_t(g.static_lo + heap_offset))) {
             Message m;
             m.s("libshmem: start-up: PE ").i(g.pe).s(": the symmetric heap's place, ").x(g.static_lo + heap_offset)
-                .s(" (where PE 0 put its own), is taken in this process");
+                .s(" (where PE ").i(g.node_first).s(" put its own), is taken in this process");
             m.write_early();
             _exit(127);
         }
@@ -293,15 +309,16 @@ void setup(int, char **, char **envp)
     g.base = g.static_lo;
     g.stride = heap_offset + heap;
     uint64_t view = 0;
-    if (__builtin_mul_overflow(uint64_t(g.stride), uint64_t(g.npes), &view) || view > (uint64_t(1) << 46))
+    if (__builtin_mul_overflow(uint64_t(g.stride), uint64_t(g.node_npes), &view) || view > (uint64_t(1) << 46))
         fail("the symmetric memory asked for does not fit in the address space (SHMEM_SYMMETRIC_SIZE too large?)", 0);
 
-    // Every PE's memory in one view: a reservation, then each PE's static pages and heap at its place in it (one
-    // mapping for all when the heap follows the static pages, as it does in the C library's dynamic executables).
+    // Every PE's memory of the node in one view: a reservation, then each PE's static pages and heap at its place in it
+    // (one mapping for all when the heap follows the static pages, as it does in the C library's dynamic
+    // executables). PE p is at view + (p - node_first) * stride, so remote_ptr's delta counts node_first's back.
     void *reserved = sys_mmap(nullptr, view, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (mmap_failed(reserved)) fail("cannot reserve address space for every PE's symmetric memory", 0);
     const uintptr_t view_at = reinterpret_cast<uintptr_t>(reserved);
-    g.delta = intptr_t(view_at - g.static_lo);
+    g.delta = intptr_t(view_at - g.static_lo - uintptr_t(g.node_first) * g.stride);
     const auto map_at = [fd](uintptr_t at, uint64_t len, uint64_t offset, int extra) {
         void *p = sys_mmap(reinterpret_cast<void *>(at), len, PROT_READ | PROT_WRITE, MAP_SHARED | extra, fd, offset);
         return !mmap_failed(p) && reinterpret_cast<uintptr_t>(p) == at;
@@ -309,7 +326,7 @@ void setup(int, char **, char **envp)
     if (heap_offset == static_len) {
         if (!map_at(view_at, view, page, MAP_FIXED)) fail("cannot map every PE's symmetric memory", 0);
     } else {
-        for (int k = 0; k < g.npes; ++k) {
+        for (int k = 0; k < g.node_npes; ++k) {
             const uintptr_t at = view_at + uintptr_t(k) * g.stride;
             const uint64_t off = page + uint64_t(k) * slice;
             if (!map_at(at, static_len, off, MAP_FIXED) || !map_at(at + heap_offset, heap, off + static_len, MAP_FIXED))
@@ -331,15 +348,21 @@ void setup(int, char **, char **envp)
     }
     if (!map_at(g.static_lo, static_len, own, MAP_FIXED)) fail("cannot map the shared memory over the static data", 0);
 
-    // No PE writes into another's memory before that one has copied its static data: all wait for all.
+    // No PE writes into another's memory before that one has copied its static data: all of a node wait for all of
+    // it, and across nodes the network's exchange waits for every PE.
     if (launched) {
         const uint32_t n = __atomic_add_fetch(&ctl->ready, 1u, __ATOMIC_SEQ_CST);
-        if (n == uint32_t(g.npes)) {
+        if (n == uint32_t(g.node_npes)) {
             port::futex(&ctl->ready, FUTEX_WAKE, INT_MAX, nullptr);
         } else {
-            for (uint32_t r = n; r < uint32_t(g.npes); r = __atomic_load_n(&ctl->ready, __ATOMIC_SEQ_CST))
+            for (uint32_t r = n; r < uint32_t(g.node_npes); r = __atomic_load_n(&ctl->ready, __ATOMIC_SEQ_CST))
                 port::futex(&ctl->ready, FUTEX_WAIT, r, nullptr);
         }
+    }
+    if (g.networked) {
+        bool board = false;
+        board_fd = int(env_number(envp, "SHMEM_LINUX_BOARD", 0, &board));
+        if (!board) fail("a run across nodes without SHMEM_LINUX_BOARD (not started by this oshrun?)", 0);
     }
 
     // stdout is a pipe to oshrun: line-buffered, as on the other targets (a PE's lines come out as it writes them).
@@ -347,8 +370,23 @@ void setup(int, char **, char **envp)
     install_fault_report();
     // A PE that ends with status 0 (main returned, exit(0)) tells the PEs that may still wait for it
     // (port::ends_observed); any other status ends the whole run anyway. glibc's on_exit: atexit without the status.
+    // A run across nodes registers its own at start_network, after UCX's.
+    on_exit([](int status, void *) {
+        if (status == 0 && !port::geometry.networked) shmem::detail::announce_end();
+    }, nullptr);
+}
+
+// The network of a run across nodes starts after the shared libraries' constructors (UCX's own set-up is one: the
+// executable's .preinit_array runs before them) and before the program's.
+// Its end runs before UCX's own exit handlers (registered after them, it runs before them), which take the worker's
+// event handlers away: the end's quiet and net_stop still progress the worker.
+[[gnu::constructor(101)]] void start_network()
+{
+    if (board_fd < 0) return;
+    port::net_start(board_fd);
     on_exit([](int status, void *) {
         if (status == 0) shmem::detail::announce_end();
+        port::net_stop();
     }, nullptr);
 }
 

@@ -60,6 +60,9 @@ struct Geometry {
     uint32_t *exit_word;  // oshrun's: the run's status, set once by the PE that ends the run
     int pe;
     int npes;
+    int node_first;       // this PE's node: PEs node_first .. node_first + node_npes - 1 share its memory object
+    int node_npes;
+    bool networked;       // node_npes < npes: the run spans nodes, and the others are reached through UCX (net.cpp)
     int spin;             // how often a waiter polls before it sleeps (0 with more PEs than CPUs)
     int yields;           // with more PEs than CPUs: then at least how often it polls after sched_yield (poll)
 };
@@ -67,6 +70,16 @@ extern Geometry geometry;
 
 inline int my_pe() { return geometry.pe; }
 inline int n_pes() { return geometry.npes; }
+
+// ---- the network (net.cpp): the PEs of other nodes, through UCX ----------------------------------------------
+// A run started by `oshrun --nodes K` (emulated nodes) spans nodes; the PEs of this PE's node are reached by
+// remote_ptr, the others through the network (port.hpp, has_network). A run on one node never calls UCX.
+inline constexpr bool has_network = true;
+inline bool reachable(int pe) { return unsigned(pe - geometry.node_first) < unsigned(geometry.node_npes); }
+void net_start(int board_fd);                          // crt/linux: the exchange of addresses and keys
+void net_flush();                                      // every put of this PE is in place at its target
+void net_wait(bool (*done)(void *), void *arg);        // a wait that progresses the network (wait_until)
+void net_stop();                                       // this PE's process ends (crt/linux: at exit)
 
 template <class T>
 inline T *remote_ptr(T *local, int pe)
@@ -101,8 +114,13 @@ inline void fence() { __asm__ volatile("lock addl $0, -4(%%rsp)" ::: "memory", "
 #else
 inline void fence() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
 #endif
-// A store is complete when it is visible: no DMA, no buffer beyond what the fence drains.
-inline void quiet() { fence(); }
+// A store is complete when it is visible: no DMA, no buffer beyond what the fence drains; the network's puts when
+// the network flushes them.
+inline void quiet()
+{
+    fence();
+    if (__builtin_expect(geometry.networked, 0)) net_flush();
+}
 
 inline bool test_and_set(uint32_t *remote_word)
 {
@@ -247,6 +265,10 @@ inline void notify_after_rmw(int pe)
 template <class Done>
 inline void wait_until(Done done)
 {
+    if (__builtin_expect(geometry.networked, 0)) {
+        if (!done()) net_wait([](void *d) { return bool((*static_cast<Done *>(d))()); }, &done);
+        return;
+    }
     if (done() || poll(done)) return;
     const uint32_t outer = __atomic_load_n(&sleeping, __ATOMIC_RELAXED);
     __atomic_store_n(&sleeping, 1u, __ATOMIC_RELAXED);
@@ -267,6 +289,9 @@ inline void wait_until(Done done)
 #if defined(__x86_64__)
 inline constexpr bool hw_barrier_fences = true;
 #endif
+// The counter in PE 0's memory serves a run on one node; across nodes the core's dissemination barrier runs.
+inline bool hw_barrier_usable() { return !geometry.networked; }
+inline constexpr const char hw_barrier_needs[] = "every PE on one node";
 
 // ---- platform ---------------------------------------------------------------------------------------------
 

@@ -51,7 +51,12 @@ int main(void)
     const int me = shmem_my_pe(), n = shmem_n_pes();
 
     CHECK(shmem_team_my_pe(SHMEM_TEAM_WORLD) == me && shmem_team_n_pes(SHMEM_TEAM_WORLD) == n, "world");
-    CHECK(shmem_team_n_pes(SHMEM_TEAM_SHARED) == n, "shared: every PE's memory is load/store reachable here");
+    /* SHARED: the PEs whose memory shmem_ptr reaches (every PE on one machine; the node's in a run across nodes) */
+    static long probe;
+    int reached = 0;
+    for (int pe = 0; pe < n; ++pe) reached += shmem_ptr(&probe, pe) != NULL;
+    CHECK(shmem_team_n_pes(SHMEM_TEAM_SHARED) == reached, "shared: %d PEs, where shmem_ptr reaches %d",
+          shmem_team_n_pes(SHMEM_TEAM_SHARED), reached);
     CHECK(shmem_team_my_pe(SHMEM_TEAM_INVALID) == -1 && shmem_team_n_pes(SHMEM_TEAM_INVALID) == -1, "invalid");
     shmem_team_t wt;
     CHECK(shmem_ctx_get_team(SHMEM_CTX_DEFAULT, &wt) == 0 && wt == SHMEM_TEAM_WORLD, "default ctx team");

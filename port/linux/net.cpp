@@ -1,0 +1,415 @@
+// The linux port's network: the PEs of other nodes, reached through UCX (port.hpp, has_network). Only a run that
+// spans nodes starts it (geometry.networked); a run on one node never calls UCX.
+//
+// What each PE publishes at start-up (net_start): its UCX worker's address, and for each of its two symmetric
+// regions (the static data pages, the heap) the region's base address and its packed remote key. An object's
+// address at another PE is that PE's base plus the object's offset in this PE's region: the regions have the same
+// sizes everywhere (one image, one heap size), but not always the same addresses. The exchange goes through the
+// board that the launcher gives every PE (oshrun --nodes: a memory object shared by the whole run): a slot per PE,
+// then a count that every PE waits on, once (one collective exchange, never point-to-point handshakes). Endpoints
+// and remote keys are made from a PE's slot when this PE first reaches it.
+//
+// Completion: a put returns when its source may be reused; quiet() flushes the worker (net_flush), so every put
+// is in place at its target after it. A get and an AMO wait for their result. Transports that emulate RMA in
+// software (TCP) move the others' puts into this PE's memory only while this PE progresses the worker: every wait
+// of the port does (net_wait), as does every wait for a request here.
+#if SHMEM_NET_UCX
+#include <dlfcn.h>
+#include <errno.h>
+#include <limits.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <ucp/api/ucp.h>
+#include <unistd.h>
+
+#include "message.hpp"
+#include "port.hpp"
+
+extern "C" char __shmem_static_end[];
+
+namespace shmem::port {
+
+namespace {
+
+using detail::Message;
+
+// UCX is loaded when a run spans nodes (net_start), never in a run on one node: loaded with the program, its
+// libraries' constructors install signal handlers of their own (over the fault report of crt/linux) and memory
+// hooks. Its functions, found by name in libucp.so.0 (and the libraries it loads).
+#define SHMEM_UCX_FUNCTIONS(X)                                                                                  \
+    X(ucp_config_read) X(ucp_config_release) X(ucp_init_version) X(ucp_worker_create) X(ucp_worker_get_address) \
+    X(ucp_worker_release_address) X(ucp_mem_map) X(ucp_rkey_pack) X(ucp_rkey_buffer_release) X(ucp_ep_create)  \
+    X(ucp_ep_rkey_unpack) X(ucp_put_nbx) X(ucp_get_nbx) X(ucp_atomic_op_nbx) X(ucp_worker_fence)                 \
+    X(ucp_worker_flush_nbx) X(ucp_worker_progress) X(ucp_request_check_status) X(ucp_request_free)              \
+    X(ucs_status_string)
+struct Ucx {
+#define SHMEM_UCX_FIELD(f) decltype(&::f) f;
+    SHMEM_UCX_FUNCTIONS(SHMEM_UCX_FIELD)
+#undef SHMEM_UCX_FIELD
+} ucx;
+
+constexpr int regions = 2;  // 0: the static data pages, 1: the symmetric heap
+
+// The board's layout (this file's alone; oshrun only creates the object): a header page, then one slot per PE.
+struct BoardHeader {
+    uint32_t published;  // PEs whose slot is complete
+    uint32_t stopped;    // PEs whose endpoints are closed (net_stop)
+};
+struct Slot {
+    uint64_t base[regions];
+    uint32_t address_bytes;
+    uint32_t rkey_bytes[regions];
+    uint32_t pad;
+    unsigned char data[];  // the worker's address, then each region's packed key
+};
+constexpr size_t board_header_bytes = 4096;
+constexpr size_t slot_bytes = 16384;
+constexpr size_t slot_data_bytes = slot_bytes - sizeof(Slot);
+
+struct Peer {
+    ucp_ep_h ep;
+    ucp_rkey_h rkey[regions];
+    bool gone;  // its connection ended (the peer's process ended): an operation on it fails, with a report
+};
+
+struct Net {
+    ucp_context_h context;
+    ucp_worker_h worker;
+    ucp_mem_h memh[regions];
+    uintptr_t lo[regions], len[regions];  // this PE's regions
+    const unsigned char *board;
+    Peer *peers;  // npes entries, filled in on first use
+} net;
+
+[[noreturn]] void start_failed(const char *what, ucs_status_t st)
+{
+    Message m;
+    m.s("libshmem: start-up: PE ").i(geometry.pe).s(": ").s(what);
+    if (st != UCS_OK) m.s(": ").s(ucx.ucs_status_string(st));
+    m.write_early();
+    _exit(127);
+}
+
+[[noreturn]] void op_failed(const char *what, int pe, ucs_status_t st)
+{
+    detail::Message()
+        .s("libshmem: PE ").i(geometry.pe).s(": the network (UCX): ").s(what).s(" PE ").i(pe).s(" failed: ")
+        .s(ucx.ucs_status_string(st))
+        .s(net.peers[pe].gone ? " (the connection to it had ended: its process ended, or the network failed)" : "")
+        .write();
+    end_run(70);
+}
+
+const Slot *slot_of(int pe)
+{
+    return reinterpret_cast<const Slot *>(net.board + board_header_bytes + size_t(pe) * slot_bytes);
+}
+
+// Progresses the network until done(): a few looks, then looks with the CPU yielded between them (with more PEs
+// than CPUs, the peer that will answer may be waiting for this CPU; Open MPI's waiters yield likewise) for up to
+// yield_ns, then looks between sleeps of nap_ns in the port's futex (shmem_port.hpp: `sleeping`, `wake_seq`), which
+// the PEs of this node wake after they write; the network's arrivals are seen at the next look.
+constexpr uint64_t yield_ns = 2000000;
+constexpr long nap_ns = 100000;
+template <class Done>
+void progress_until(Done done)
+{
+    uint64_t start = 0;
+    for (unsigned i = 0;; ++i) {
+        while (ucx.ucp_worker_progress(net.worker) != 0) {
+        }
+        if (done()) return;
+        if (i < 16) continue;
+        if (i == 16) start = now_ns();
+        if (now_ns() - start < yield_ns) {
+            sched_yield();
+            continue;
+        }
+        const uint32_t outer = __atomic_load_n(&sleeping, __ATOMIC_RELAXED);
+        __atomic_store_n(&sleeping, 1u, __ATOMIC_RELAXED);
+        fence();
+        const uint32_t seq = __atomic_load_n(&wake_seq, __ATOMIC_SEQ_CST);
+        if (!done()) {
+            static const timespec nap = {0, nap_ns};
+            futex(&wake_seq, FUTEX_WAIT, seq, &nap);
+        }
+        __atomic_store_n(&sleeping, outer, __ATOMIC_RELAXED);
+    }
+}
+
+// Waits for a request of this PE's (a null one is complete); its status.
+ucs_status_t finish_request(ucs_status_ptr_t r)
+{
+    if (r == nullptr) return UCS_OK;
+    if (UCS_PTR_IS_ERR(r)) return UCS_PTR_STATUS(r);
+    ucs_status_t st;
+    progress_until([r, &st] { return (st = ucx.ucp_request_check_status(r)) != UCS_INPROGRESS; });
+    ucx.ucp_request_free(r);
+    return st;
+}
+
+// A connection that ended: its peer's process ended (after the run's last barrier, a PE's process ends while the
+// others' still hold connections to it), or the network failed. Not an error by itself: UCX is told that the
+// endpoints handle it (UCP_ERR_HANDLING_MODE_PEER), and an operation on that peer later fails with a report.
+void connection_ended(void *arg, ucp_ep_h, ucs_status_t)
+{
+    net.peers[reinterpret_cast<intptr_t>(arg)].gone = true;
+}
+
+Peer &peer(int pe)
+{
+    Peer &p = net.peers[pe];
+    if (__builtin_expect(p.ep != nullptr, 1)) return p;
+    const Slot *s = slot_of(pe);
+    ucp_ep_params_t ep{};
+    ep.field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS | UCP_EP_PARAM_FIELD_ERR_HANDLING_MODE |
+                    UCP_EP_PARAM_FIELD_ERR_HANDLER;
+    ep.address = reinterpret_cast<const ucp_address_t *>(s->data);
+    ep.err_mode = UCP_ERR_HANDLING_MODE_PEER;
+    ep.err_handler.cb = connection_ended;
+    ep.err_handler.arg = reinterpret_cast<void *>(intptr_t(pe));
+    ucs_status_t st = ucx.ucp_ep_create(net.worker, &ep, &p.ep);
+    if (st != UCS_OK) op_failed("connecting to", pe, st);
+    const unsigned char *key = s->data + s->address_bytes;
+    for (int r = 0; r < regions; ++r) {
+        st = ucx.ucp_ep_rkey_unpack(p.ep, key, &p.rkey[r]);
+        if (st != UCS_OK) op_failed("unpacking the memory key of", pe, st);
+        key += s->rkey_bytes[r];
+    }
+    return p;
+}
+
+// PE pe's address of the object at `local` (this PE's symmetric memory) and the key of its region.
+uint64_t remote_address(const void *local, int pe, ucp_rkey_h *rkey)
+{
+    const uintptr_t a = reinterpret_cast<uintptr_t>(local);
+    for (int r = 0; r < regions; ++r) {
+        if (a - net.lo[r] < net.len[r]) {
+            *rkey = peer(pe).rkey[r];
+            return slot_of(pe)->base[r] + (a - net.lo[r]);
+        }
+    }
+    detail::Message()
+        .s("libshmem: PE ").i(geometry.pe).s(": the network: ").x(a)
+        .s(" is not in this PE's symmetric memory (a library bug: the routine checked it)")
+        .write();
+    end_run(70);
+}
+
+// Loads UCX (Ucx, above). Its error handlers stay off unless the user's environment asks for them: a fault is
+// reported by crt/linux, as in every run.
+void load_ucx()
+{
+    setenv("UCX_ERROR_SIGNALS", "", 0);
+    void *lib = dlopen("libucp.so.0", RTLD_NOW | RTLD_LOCAL);
+    if (lib == nullptr) {
+        Message m;
+        m.s("libshmem: start-up: PE ").i(geometry.pe).s(": this run spans nodes, and UCX cannot be loaded (")
+            .s(dlerror()).s("); Debian: apt-get install libucx0");
+        m.write_early();
+        _exit(127);
+    }
+#define SHMEM_UCX_LOAD(f)                                                                                 \
+    ucx.f = reinterpret_cast<decltype(ucx.f)>(dlsym(lib, #f));                                           \
+    if (ucx.f == nullptr) start_failed("UCX's libucp.so.0 lacks " #f " (UCX older than 1.10?)", UCS_OK);
+    SHMEM_UCX_FUNCTIONS(SHMEM_UCX_LOAD)
+#undef SHMEM_UCX_LOAD
+}
+
+}  // namespace
+
+void net_start(int board_fd)
+{
+    load_ucx();
+    const uintptr_t page = uintptr_t(sysconf(_SC_PAGESIZE));
+    const size_t board_bytes = board_header_bytes + size_t(geometry.npes) * slot_bytes;
+    // Every PE sizes the board the same; the first to get here grows it.
+    struct stat st {};
+    if (fstat(board_fd, &st) != 0) start_failed("the start-up board (SHMEM_LINUX_BOARD) is not open", UCS_OK);
+    if (uint64_t(st.st_size) < board_bytes && ftruncate(board_fd, off_t(board_bytes)) != 0)
+        start_failed("cannot size the start-up board", UCS_OK);
+    void *b = mmap(nullptr, board_bytes, PROT_READ | PROT_WRITE, MAP_SHARED, board_fd, 0);
+    if (b == MAP_FAILED) start_failed("cannot map the start-up board", UCS_OK);
+    close(board_fd);
+    net.board = static_cast<const unsigned char *>(b);
+
+    ucp_config_t *config;
+    ucs_status_t s = ucx.ucp_config_read(nullptr, nullptr, &config);
+    if (s != UCS_OK) start_failed("UCX's configuration", s);
+    ucp_params_t params{};
+    params.field_mask = UCP_PARAM_FIELD_FEATURES;
+    params.features = UCP_FEATURE_RMA | UCP_FEATURE_AMO32 | UCP_FEATURE_AMO64;
+    s = ucx.ucp_init_version(UCP_API_MAJOR, UCP_API_MINOR, &params, config, &net.context);
+    ucx.ucp_config_release(config);
+    if (s != UCS_OK) start_failed("UCX's initialisation (ucp_init)", s);
+    ucp_worker_params_t wp{};
+    wp.field_mask = UCP_WORKER_PARAM_FIELD_THREAD_MODE;
+    wp.thread_mode = UCS_THREAD_MODE_SINGLE;
+    s = ucx.ucp_worker_create(net.context, &wp, &net.worker);
+    if (s != UCS_OK) start_failed("UCX's worker (ucp_worker_create)", s);
+
+    // This PE's slot: the worker's address and each region's key.
+    auto *mine = reinterpret_cast<Slot *>(const_cast<unsigned char *>(net.board) + board_header_bytes +
+                                          size_t(geometry.pe) * slot_bytes);
+    ucp_address_t *address;
+    size_t address_bytes;
+    s = ucx.ucp_worker_get_address(net.worker, &address, &address_bytes);
+    if (s != UCS_OK) start_failed("UCX's worker address", s);
+    size_t used = address_bytes;
+    if (used > slot_data_bytes) start_failed("UCX's worker address does not fit in the start-up board's slot", UCS_OK);
+    memcpy(mine->data, address, address_bytes);
+    mine->address_bytes = uint32_t(address_bytes);
+    ucx.ucp_worker_release_address(net.worker, address);
+    net.lo[0] = geometry.static_lo;
+    net.len[0] = (reinterpret_cast<uintptr_t>(__shmem_static_end) + page - 1 - geometry.static_lo) & ~(page - 1);
+    net.lo[1] = geometry.heap_lo;
+    net.len[1] = geometry.heap_hi - geometry.heap_lo;
+    for (int r = 0; r < regions; ++r) {
+        ucp_mem_map_params_t mp{};
+        mp.field_mask = UCP_MEM_MAP_PARAM_FIELD_ADDRESS | UCP_MEM_MAP_PARAM_FIELD_LENGTH;
+        mp.address = reinterpret_cast<void *>(net.lo[r]);
+        mp.length = net.len[r];
+        s = ucx.ucp_mem_map(net.context, &mp, &net.memh[r]);
+        if (s != UCS_OK) start_failed("registering the symmetric memory with UCX (ucp_mem_map)", s);
+        void *key;
+        size_t key_bytes;
+        s = ucx.ucp_rkey_pack(net.context, net.memh[r], &key, &key_bytes);
+        if (s != UCS_OK) start_failed("packing a memory key (ucp_rkey_pack)", s);
+        if (used + key_bytes > slot_data_bytes) start_failed("UCX's memory keys do not fit in the start-up board's slot", UCS_OK);
+        memcpy(mine->data + used, key, key_bytes);
+        used += key_bytes;
+        mine->rkey_bytes[r] = uint32_t(key_bytes);
+        mine->base[r] = net.lo[r];
+        ucx.ucp_rkey_buffer_release(key);
+    }
+
+    net.peers = static_cast<Peer *>(calloc(size_t(geometry.npes), sizeof(Peer)));
+    if (net.peers == nullptr) start_failed("no memory for the table of peers", UCS_OK);
+
+    // Published; then every PE waits for all (a futex on the count: the board is one memory object for the run).
+    auto *header = reinterpret_cast<BoardHeader *>(const_cast<unsigned char *>(net.board));
+    const uint32_t n = __atomic_add_fetch(&header->published, 1u, __ATOMIC_SEQ_CST);
+    if (n == uint32_t(geometry.npes)) {
+        futex(&header->published, FUTEX_WAKE, INT_MAX, nullptr);
+    } else {
+        for (uint32_t p = n; p < uint32_t(geometry.npes); p = __atomic_load_n(&header->published, __ATOMIC_SEQ_CST))
+            futex(&header->published, FUTEX_WAIT, p, nullptr);
+    }
+}
+
+void net_put(int pe, void *dest, const void *source, size_t n)
+{
+    if (n == 0) return;
+    ucp_rkey_h rkey;
+    const uint64_t to = remote_address(dest, pe, &rkey);
+    ucp_request_param_t rp{};
+    const ucs_status_t st = finish_request(ucx.ucp_put_nbx(peer(pe).ep, source, n, to, rkey, &rp));
+    if (st != UCS_OK) op_failed("a put to", pe, st);
+}
+
+void net_get(void *dest, int pe, const void *source, size_t n)
+{
+    if (n == 0) return;
+    ucp_rkey_h rkey;
+    const uint64_t from = remote_address(source, pe, &rkey);
+    ucp_request_param_t rp{};
+    const ucs_status_t st = finish_request(ucx.ucp_get_nbx(peer(pe).ep, dest, n, from, rkey, &rp));
+    if (st != UCS_OK) op_failed("a get from", pe, st);
+}
+
+uint64_t net_amo(AmoOp op, int pe, void *word, unsigned bytes, uint64_t v, uint64_t cond)
+{
+    ucp_rkey_h rkey;
+    const uint64_t at = remote_address(word, pe, &rkey);
+    // UCP's operands and results are words of the operation's size (little-endian: the low bytes of a uint64_t).
+    uint64_t operand = v, result = 0;
+    ucp_atomic_op_t uop = UCP_ATOMIC_OP_ADD;
+    switch (op) {
+    case AmoOp::fetch: operand = 0; break;  // an add of 0 that fetches: an atomic read
+    case AmoOp::set:                        // a swap whose result is dropped
+    case AmoOp::swap: uop = UCP_ATOMIC_OP_SWAP; break;
+    case AmoOp::cswap:  // the buffer holds the compare value; the reply buffer the new value, then the old one
+        uop = UCP_ATOMIC_OP_CSWAP;
+        operand = cond;
+        result = v;
+        break;
+    case AmoOp::add: break;
+    case AmoOp::and_: uop = UCP_ATOMIC_OP_AND; break;
+    case AmoOp::or_: uop = UCP_ATOMIC_OP_OR; break;
+    case AmoOp::xor_: uop = UCP_ATOMIC_OP_XOR; break;
+    }
+    ucp_request_param_t rp{};
+    rp.op_attr_mask = UCP_OP_ATTR_FIELD_DATATYPE | UCP_OP_ATTR_FIELD_REPLY_BUFFER;
+    rp.datatype = ucp_dt_make_contig(bytes);
+    rp.reply_buffer = &result;
+    const ucs_status_t st = finish_request(ucx.ucp_atomic_op_nbx(peer(pe).ep, uop, &operand, 1, at, rkey, &rp));
+    if (st != UCS_OK) op_failed("an atomic operation on", pe, st);
+    return bytes == 4 ? uint64_t(uint32_t(result)) : result;
+}
+
+void net_fence() { ucx.ucp_worker_fence(net.worker); }
+
+void net_stop()
+{
+    // This PE's process ends. Every operation of its own is complete (each waits for its completion, and puts for
+    // the flush); others may still wait for its answers, so it progresses until every PE of the run has got here,
+    // and then leaves the network alone: no endpoint is closed, the process's end closes its connections. (Closing
+    // them, as Open MPI's SPML does before it fences, made UCX 1.13 over TCP abort a worker now and then: "failed to
+    // modify event handler", a connection's socket gone from the worker's event set in the middle of the closing.)
+    net_flush();
+    auto *header = reinterpret_cast<BoardHeader *>(const_cast<unsigned char *>(net.board));
+    __atomic_add_fetch(&header->stopped, 1u, __ATOMIC_SEQ_CST);
+    progress_until([header] { return __atomic_load_n(&header->stopped, __ATOMIC_ACQUIRE) >= uint32_t(geometry.npes); });
+}
+
+void net_flush()
+{
+    ucp_request_param_t rp{};
+    const ucs_status_t st = finish_request(ucx.ucp_worker_flush_nbx(net.worker, &rp));
+    if (st != UCS_OK) {
+        detail::Message()
+            .s("libshmem: PE ").i(geometry.pe).s(": the network (UCX): completing this PE's puts (shmem_quiet) failed: ")
+            .s(ucx.ucs_status_string(st))
+            .write();
+        end_run(70);
+    }
+}
+
+
+// A wait of a run across nodes (wait_until): done() and the network, looked at in turn.
+void net_wait(bool (*done)(void *), void *arg)
+{
+    progress_until([done, arg] { return done(arg); });
+}
+
+}  // namespace shmem::port
+
+#else  // built without UCX (SHMEM_NET_UCX 0: no libucx-dev, or a cross build): a run across nodes is refused
+
+#include "message.hpp"
+#include "port.hpp"
+
+namespace shmem::port {
+
+void net_start(int)
+{
+    detail::Message m;
+    m.s("libshmem: start-up: PE ").i(geometry.pe).s(": this run spans nodes, and this libshmem was built without ")
+        .s("UCX (configure found no libucx-dev): it runs on one node only");
+    m.write_early();
+    _exit(127);
+}
+// Never called: net_start ended every run that spans nodes.
+void net_put(int, void *, const void *, size_t) { __builtin_trap(); }
+void net_get(void *, int, const void *, size_t) { __builtin_trap(); }
+uint64_t net_amo(AmoOp, int, void *, unsigned, uint64_t, uint64_t) { __builtin_trap(); }
+void net_fence() {}
+void net_flush() {}
+void net_stop() {}
+void net_wait(bool (*)(void *), void *) { __builtin_trap(); }
+
+}  // namespace shmem::port
+#endif

@@ -1,0 +1,157 @@
+/* A run across nodes (oshrun --nodes K): what differs from a run on one node, checked from every PE.
+ *  - shmem_ptr and shmem_team_ptr give an address for the PEs of this PE's node and NULL for the others;
+ *  - SHMEM_TEAM_SHARED is this PE's node: a contiguous range of PEs holding this one, the same on all of them;
+ *  - puts, gets, AMOs and put-with-signal reach every PE, on this node or another, in every direction at once,
+ *    with shmem_quiet completing them and shmem_barrier_all ordering them;
+ *  - a reduction on SHMEM_TEAM_SHARED (one node) and on SHMEM_TEAM_WORLD (every node) gives the sum;
+ *  - the symmetric heap is symmetric across nodes.
+ * The node layout comes from oshrun's environment (SHMEM_LINUX_NODE_FIRST/NPES): the test checks the library's
+ * view against it. Argument "refuse": a lock in a run that spans nodes, which this libshmem refuses with a
+ * report (status 134). */
+#include <shmem.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+
+#define N 1000
+
+static long data[N];
+static long table[TEST_MAX_PES];
+static long counter;
+static uint64_t bits;
+static uint64_t sig;
+static long got[N];
+static long strided[N];
+
+static int env_int(const char *name, int otherwise)
+{
+    const char *v = getenv(name);
+    return v != NULL ? atoi(v) : otherwise;
+}
+
+int main(int argc, char **argv)
+{
+    shmem_init();
+    const int me = shmem_my_pe(), n = shmem_n_pes();
+    CHECK(n <= TEST_MAX_PES, "%d PEs: the test's tables hold %d", n, TEST_MAX_PES);
+    const int first = env_int("SHMEM_LINUX_NODE_FIRST", 0), count = env_int("SHMEM_LINUX_NODE_NPES", n);
+
+    if (argc > 1 && strcmp(argv[1], "refuse") == 0) {
+        static long lock;
+        shmem_set_lock(&lock);  /* ends the run with 134 where the run spans nodes */
+        shmem_clear_lock(&lock);
+        shmem_finalize();
+        return 0;
+    }
+
+    /* The library's view of the node. */
+    for (int pe = 0; pe < n; ++pe) {
+        const int local = pe >= first && pe < first + count;
+        void *p = shmem_ptr(data, pe);
+        CHECK((p != NULL) == local, "shmem_ptr(data, %d) = %p; PE %d is %s this PE's node (PEs %d..%d)", pe, p, pe,
+              local ? "on" : "not on", first, first + count - 1);
+    }
+    CHECK(shmem_team_n_pes(SHMEM_TEAM_SHARED) == count, "SHMEM_TEAM_SHARED has %d PEs; the node has %d",
+          shmem_team_n_pes(SHMEM_TEAM_SHARED), count);
+    CHECK(shmem_team_my_pe(SHMEM_TEAM_SHARED) == me - first, "this PE is %d of SHMEM_TEAM_SHARED; expected %d",
+          shmem_team_my_pe(SHMEM_TEAM_SHARED), me - first);
+    for (int r = 0; r < count; ++r) {
+        const int w = shmem_team_translate_pe(SHMEM_TEAM_SHARED, r, SHMEM_TEAM_WORLD);
+        CHECK(w == first + r, "SHMEM_TEAM_SHARED's PE %d is world PE %d; expected %d", r, w, first + r);
+        CHECK(shmem_team_ptr(SHMEM_TEAM_SHARED, data, r) != NULL, "shmem_team_ptr(SHARED, data, %d) is NULL", r);
+    }
+
+    /* Puts: every PE writes its row into every PE's table, and a block into its right neighbour's data. */
+    for (int round = 0; round < 3; ++round) {
+        for (int pe = 0; pe < n; ++pe) shmem_long_p(&table[me], (long)test_pattern(me, (size_t)pe, round), pe);
+        long block[N];
+        for (size_t i = 0; i < N; ++i) block[i] = (long)test_pattern(me, i, round);
+        shmem_long_put(data, block, N, (me + 1) % n);
+        shmem_barrier_all();
+        for (int pe = 0; pe < n; ++pe)
+            CHECK(table[pe] == (long)test_pattern(pe, (size_t)me, round), "round %d: table[%d] = %ld", round, pe,
+                  table[pe]);
+        const int left = (me + n - 1) % n;
+        for (size_t i = 0; i < N; ++i)
+            CHECK(data[i] == (long)test_pattern(left, i, round), "round %d: data[%zu] = %ld from PE %d", round, i,
+                  data[i], left);
+        /* Gets: the left neighbour's block, element by element and at once, and every PE's table row. */
+        shmem_long_get(got, data, N, left);
+        const int left2 = (left + n - 1) % n;
+        for (size_t i = 0; i < N; ++i)
+            CHECK(got[i] == (long)test_pattern(left2, i, round), "round %d: got[%zu] = %ld", round, i, got[i]);
+        for (int pe = 0; pe < n; ++pe) {
+            const long v = shmem_long_g(&table[pe], pe);
+            CHECK(v == (long)test_pattern(pe, (size_t)pe, round), "round %d: PE %d's table[%d] = %ld", round, pe, pe, v);
+        }
+        /* Strided: every other element of this PE's block into every other one of the right neighbour's. */
+        shmem_long_iput(strided, data, 2, 2, N / 2, (me + 1) % n);
+        shmem_barrier_all();
+        for (size_t i = 0; i < N; i += 2)
+            CHECK(strided[i] == (long)test_pattern(left2, i, round), "round %d: strided[%zu] = %ld", round, i,
+                  strided[i]);
+        shmem_barrier_all();
+    }
+
+    /* AMOs: every PE adds to every PE's counter, sets its own bit everywhere, and takes a ticket from PE 0. */
+    counter = 0;
+    bits = 0;
+    shmem_barrier_all();
+    long ticket = -1;
+    for (int pe = 0; pe < n; ++pe) {
+        shmem_long_atomic_add(&counter, me + 1, pe);
+        shmem_uint64_atomic_or(&bits, (uint64_t)1 << (me % 64), pe);
+    }
+    ticket = shmem_long_atomic_fetch_inc(&table[0], 0);
+    shmem_barrier_all();
+    CHECK(counter == (long)n * (n + 1) / 2, "counter = %ld; expected %ld", counter, (long)n * (n + 1) / 2);
+    const uint64_t all = n >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << n) - 1;
+    CHECK(bits == all, "bits = %#llx; expected %#llx", (unsigned long long)bits, (unsigned long long)all);
+    const long base = (long)test_pattern(0, 0, 2);
+    CHECK(ticket >= base && ticket < base + n, "ticket %ld outside [%ld, %ld)", ticket, base, base + n);
+    const long last = shmem_long_atomic_fetch(&table[0], 0);
+    CHECK(last == base + n, "PE 0's ticket counter = %ld; expected %ld", last, base + n);
+    shmem_barrier_all();
+    /* Compare-and-swap: PE k swaps in its number where the right neighbour's word holds the left one's. */
+    counter = me;
+    shmem_barrier_all();
+    const int right = (me + 1) % n;
+    const long old = shmem_long_atomic_compare_swap(&counter, right, -me - 1, right);
+    CHECK(old == right, "compare_swap on PE %d found %ld", right, old);
+    shmem_barrier_all();
+    CHECK(counter == -((me + n - 1) % n) - 1, "counter = %ld after the left neighbour's compare_swap", counter);
+
+    /* Put-with-signal: the data is there when the signal is. */
+    sig = 0;
+    shmem_barrier_all();
+    long block[N];
+    for (size_t i = 0; i < N; ++i) block[i] = (long)test_pattern(me, i, 7);
+    shmem_long_put_signal(data, block, N, &sig, (uint64_t)me + 1, SHMEM_SIGNAL_SET, (me + 1) % n);
+    shmem_signal_wait_until(&sig, SHMEM_CMP_NE, 0);
+    const int left = (me + n - 1) % n;
+    CHECK(sig == (uint64_t)left + 1, "signal %llu; expected %d", (unsigned long long)sig, left + 1);
+    for (size_t i = 0; i < N; ++i)
+        CHECK(data[i] == (long)test_pattern(left, i, 7), "data[%zu] = %ld with the signal", i, data[i]);
+
+    /* A collective on the node's team. */
+    static long one = 1, sum;
+    shmem_long_sum_reduce(SHMEM_TEAM_SHARED, &sum, &one, 1);
+    CHECK(sum == count, "sum over SHMEM_TEAM_SHARED = %ld; expected %d", sum, count);
+    static long mine, total;
+    mine = me + 1;
+    shmem_long_sum_reduce(SHMEM_TEAM_WORLD, &total, &mine, 1);
+    CHECK(total == (long)n * (n + 1) / 2, "sum over SHMEM_TEAM_WORLD = %ld; expected %ld", total, (long)n * (n + 1) / 2);
+
+    /* The symmetric heap across nodes. */
+    long *h = shmem_malloc(64 * sizeof(long));
+    CHECK(h != NULL, "shmem_malloc");
+    shmem_long_p(&h[me % 64], me, right);
+    shmem_barrier_all();
+    CHECK(h[left % 64] == left, "heap word %d = %ld from PE %d", left % 64, h[left % 64], left);
+    shmem_free(h);
+
+    shmem_finalize();
+    return 0;
+}
