@@ -19,7 +19,7 @@ packages=(
   gcc-arm-linux-gnueabihf g++-arm-linux-gnueabihf          # ... and for armhf (a Parallella's Cortex-A9 host)
   binutils-source                      # binutils' TILE-Gx assembler test list: the TILE-Gx simulator's decoder check
   gcc-12-source                        # GCC's c-torture execute tests, run on the TILE-Gx simulator (tests/ctorture)
-  libucx-dev                           # the linux target's network for runs across nodes (port/linux/net.cpp)
+  libucx-dev libpmix-dev openmpi-bin   # the linux target across nodes: UCX, PMIx, and mpirun (a PMIx launcher) to test it
 )
 
 missing=()

@@ -26,6 +26,7 @@
 #include <ucontext.h>
 
 #include "message.hpp"
+#include "pmix.hpp"
 #include "port.hpp"
 
 namespace port = shmem::port;
@@ -201,19 +202,41 @@ struct LinuxNote {
 [[gnu::used, gnu::section(".note.libshmem"), gnu::aligned(4)]] const LinuxNote shmem_linux_note = {
     9, 6, 1, "libshmem", "linux"};
 
-int board_fd = -1;  // a run across nodes: the start-up board, for the network's exchange (start_network)
+int board_fd = -1;  // a run across nodes that oshrun started: the start-up board, for the network's exchange
+
+// Started by a PMIx launcher (mpirun, srun): the set-up waits for the constructors' time (setup_pmix), when the C
+// library is set up and PMIx can be loaded and started (its own start-up creates a thread).
+bool pmix_deferred = false;
 
 void setup(int, char **, char **envp)
 {
     __asm__ volatile("" ::"r"(&shmem_linux_note));  // keeps the note (above) in a --gc-sections link
-    int here;
-    stack_top = reinterpret_cast<uintptr_t>(&here);
     auto &g = port::geometry;
     bool launched = false;
     const uint64_t fd_number = env_number(envp, "SHMEM_LINUX_FD", 0, &launched);
+    if (!launched && !pmix_deferred && port::pmix_launched(envp)) {
+        pmix_deferred = true;
+        return;
+    }
+    int here;
+    stack_top = reinterpret_cast<uintptr_t>(&here);
     int fd;
     uint64_t heap;
-    if (launched) {
+    if (pmix_deferred) {
+        port::PmixRun run{};
+        fd = port::pmix_start(&run);
+        g.pmix = true;
+        g.pe = run.pe;
+        g.npes = run.npes;
+        g.node_first = run.node_first;
+        g.node_npes = run.node_npes;
+        // How a wait polls, as oshrun chooses (host_loader/backends/linux): a spin where the node's processes have
+        // a CPU each, yields where they outnumber them.
+        const bool own_cpu = run.node_processes <= int(sysconf(_SC_NPROCESSORS_ONLN));
+        g.spin = own_cpu && g.npes > 1 ? 2000 : 0;
+        g.yields = own_cpu ? 0 : 64;
+        heap = singleton_heap(envp);
+    } else if (launched) {
         fd = int(fd_number);
         g.pe = int(env_number(envp, "SHMEM_LINUX_PE", ~uint64_t(0)));
         g.npes = int(env_number(envp, "SHMEM_LINUX_NPES", 0));
@@ -259,7 +282,8 @@ void setup(int, char **, char **envp)
     void *control = sys_mmap(nullptr, page, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
     if (mmap_failed(control)) fail("cannot map the shared memory", 0);
     auto *ctl = static_cast<Control *>(control);
-    g.exit_word = launched ? &ctl->exit_word : nullptr;
+    g.exit_word = launched ? &ctl->exit_word : nullptr;  // (under PMIx the launcher ends the job: port.cpp, end_run)
+    const bool shared = launched || g.pmix;             // the node's PEs share the object: its protocol below
 
     // The heap: right after the static pages, else (the C library's brk heap is there, as a static executable's TLS
     // block, or an emulator keeps the room for it) at the first whole GiB after them that is free. The node's first
@@ -287,7 +311,7 @@ void setup(int, char **, char **envp)
         if (!placed)
             fail(sizeof(void *) == 4 ? "no room for the symmetric heap within 1 GiB after the static data"
                                      : "no room for the symmetric heap within 16 GiB after the static data", 0);
-        if (launched) {
+        if (shared) {
             ctl->heap_offset = heap_offset;
             __atomic_store_n(&ctl->heap_chosen, 1u, __ATOMIC_SEQ_CST);
             port::futex(&ctl->heap_chosen, FUTEX_WAKE, INT_MAX, nullptr);
@@ -350,16 +374,17 @@ void setup(int, char **, char **envp)
 
     // No PE writes into another's memory before that one has copied its static data: all of a node wait for all of
     // it, and across nodes the network's exchange waits for every PE.
-    if (launched) {
+    if (shared) {
         const uint32_t n = __atomic_add_fetch(&ctl->ready, 1u, __ATOMIC_SEQ_CST);
         if (n == uint32_t(g.node_npes)) {
+            if (g.pmix) port::pmix_node_mapped();  // every PE of the node has the object: its name goes
             port::futex(&ctl->ready, FUTEX_WAKE, INT_MAX, nullptr);
         } else {
             for (uint32_t r = n; r < uint32_t(g.node_npes); r = __atomic_load_n(&ctl->ready, __ATOMIC_SEQ_CST))
                 port::futex(&ctl->ready, FUTEX_WAIT, r, nullptr);
         }
     }
-    if (g.networked) {
+    if (g.networked && !g.pmix) {
         bool board = false;
         board_fd = int(env_number(envp, "SHMEM_LINUX_BOARD", 0, &board));
         if (!board) fail("a run across nodes without SHMEM_LINUX_BOARD (not started by this oshrun?)", 0);
@@ -382,7 +407,7 @@ void setup(int, char **, char **envp)
 // event handlers away: the end's quiet and net_stop still progress the worker.
 [[gnu::constructor(101)]] void start_network()
 {
-    if (board_fd < 0) return;
+    if (!port::geometry.networked) return;
     port::net_start(board_fd);
     on_exit([](int status, void *) {
         if (status == 0) shmem::detail::announce_end();
@@ -390,11 +415,20 @@ void setup(int, char **, char **envp)
     }, nullptr);
 }
 
+// A run that a PMIx launcher started: the set-up above, before any constructor of the library's (101) or the
+// program's. (Priority 100, written as its section: the compiler keeps priorities up to 100 for the implementation,
+// which this start-up code is.)
+void setup_pmix(int argc, char **argv, char **envp)
+{
+    if (pmix_deferred) setup(argc, argv, envp);
+}
+
 }  // namespace
 
 // Runs before any constructor (the heap's, the teams') and before the C library's own static constructors.
 // (Linked in by name: cmake/toolchain-linux.cmake, -u shmem_linux_preinit.)
 extern "C" {
+[[gnu::used, gnu::section(".init_array.00100")]] void (*const shmem_linux_pmix_init)(int, char **, char **) = setup_pmix;
 extern void (*const shmem_linux_preinit)(int, char **, char **);
 [[gnu::used, gnu::section(".preinit_array")]] void (*const shmem_linux_preinit)(int, char **, char **) = setup;
 }

@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "message.hpp"
+#include "pmix.hpp"
 #include "port.hpp"
 
 extern "C" char __shmem_static_end[];
@@ -72,6 +73,7 @@ constexpr size_t slot_data_bytes = slot_bytes - sizeof(Slot);
 struct Peer {
     ucp_ep_h ep;
     ucp_rkey_h rkey[regions];
+    uint64_t base[regions];  // its regions' addresses
     bool gone;  // its connection ended (the peer's process ended): an operation on it fails, with a report
 };
 
@@ -80,7 +82,7 @@ struct Net {
     ucp_worker_h worker;
     ucp_mem_h memh[regions];
     uintptr_t lo[regions], len[regions];  // this PE's regions
-    const unsigned char *board;
+    const unsigned char *board;  // oshrun's start-up board; null: the launcher's PMIx server has the slots
     Peer *peers;  // npes entries, filled in on first use
 } net;
 
@@ -105,7 +107,18 @@ struct Net {
 
 const Slot *slot_of(int pe)
 {
-    return reinterpret_cast<const Slot *>(net.board + board_header_bytes + size_t(pe) * slot_bytes);
+    if (net.board != nullptr)
+        return reinterpret_cast<const Slot *>(net.board + board_header_bytes + size_t(pe) * slot_bytes);
+    size_t n = 0;
+    const void *bytes = pmix_fetch(pe, &n);
+    if (bytes == nullptr || n < sizeof(Slot)) {
+        detail::Message()
+            .s("libshmem: PE ").i(geometry.pe).s(": the network: PE ").i(pe)
+            .s(" published no addresses through PMIx (is it a libshmem program of this version?)")
+            .write();
+        end_run(70);
+    }
+    return static_cast<const Slot *>(bytes);
 }
 
 // Progresses the network until done(): a few looks, then looks with the CPU yielded between them (with more PEs
@@ -175,6 +188,7 @@ Peer &peer(int pe)
     if (st != UCS_OK) op_failed("connecting to", pe, st);
     const unsigned char *key = s->data + s->address_bytes;
     for (int r = 0; r < regions; ++r) {
+        p.base[r] = s->base[r];
         st = ucx.ucp_ep_rkey_unpack(p.ep, key, &p.rkey[r]);
         if (st != UCS_OK) op_failed("unpacking the memory key of", pe, st);
         key += s->rkey_bytes[r];
@@ -188,8 +202,9 @@ uint64_t remote_address(const void *local, int pe, ucp_rkey_h *rkey)
     const uintptr_t a = reinterpret_cast<uintptr_t>(local);
     for (int r = 0; r < regions; ++r) {
         if (a - net.lo[r] < net.len[r]) {
-            *rkey = peer(pe).rkey[r];
-            return slot_of(pe)->base[r] + (a - net.lo[r]);
+            const Peer &p = peer(pe);
+            *rkey = p.rkey[r];
+            return p.base[r] + (a - net.lo[r]);
         }
     }
     detail::Message()
@@ -225,16 +240,18 @@ void net_start(int board_fd)
 {
     load_ucx();
     const uintptr_t page = uintptr_t(sysconf(_SC_PAGESIZE));
-    const size_t board_bytes = board_header_bytes + size_t(geometry.npes) * slot_bytes;
-    // Every PE sizes the board the same; the first to get here grows it.
-    struct stat st {};
-    if (fstat(board_fd, &st) != 0) start_failed("the start-up board (SHMEM_LINUX_BOARD) is not open", UCS_OK);
-    if (uint64_t(st.st_size) < board_bytes && ftruncate(board_fd, off_t(board_bytes)) != 0)
-        start_failed("cannot size the start-up board", UCS_OK);
-    void *b = mmap(nullptr, board_bytes, PROT_READ | PROT_WRITE, MAP_SHARED, board_fd, 0);
-    if (b == MAP_FAILED) start_failed("cannot map the start-up board", UCS_OK);
-    close(board_fd);
-    net.board = static_cast<const unsigned char *>(b);
+    if (board_fd >= 0) {
+        const size_t board_bytes = board_header_bytes + size_t(geometry.npes) * slot_bytes;
+        // Every PE sizes the board the same; the first to get here grows it.
+        struct stat st {};
+        if (fstat(board_fd, &st) != 0) start_failed("the start-up board (SHMEM_LINUX_BOARD) is not open", UCS_OK);
+        if (uint64_t(st.st_size) < board_bytes && ftruncate(board_fd, off_t(board_bytes)) != 0)
+            start_failed("cannot size the start-up board", UCS_OK);
+        void *b = mmap(nullptr, board_bytes, PROT_READ | PROT_WRITE, MAP_SHARED, board_fd, 0);
+        if (b == MAP_FAILED) start_failed("cannot map the start-up board", UCS_OK);
+        close(board_fd);
+        net.board = static_cast<const unsigned char *>(b);
+    }
 
     ucp_config_t *config;
     ucs_status_t s = ucx.ucp_config_read(nullptr, nullptr, &config);
@@ -251,9 +268,11 @@ void net_start(int board_fd)
     s = ucx.ucp_worker_create(net.context, &wp, &net.worker);
     if (s != UCS_OK) start_failed("UCX's worker (ucp_worker_create)", s);
 
-    // This PE's slot: the worker's address and each region's key.
-    auto *mine = reinterpret_cast<Slot *>(const_cast<unsigned char *>(net.board) + board_header_bytes +
-                                          size_t(geometry.pe) * slot_bytes);
+    // This PE's slot: the worker's address and each region's key (in the board, or for PMIx in memory of its own).
+    auto *mine = static_cast<Slot *>(net.board != nullptr ? const_cast<unsigned char *>(net.board) + board_header_bytes +
+                                                                size_t(geometry.pe) * slot_bytes
+                                                          : calloc(1, slot_bytes));
+    if (mine == nullptr) start_failed("no memory for this PE's network addresses", UCS_OK);
     ucp_address_t *address;
     size_t address_bytes;
     s = ucx.ucp_worker_get_address(net.worker, &address, &address_bytes);
@@ -289,6 +308,11 @@ void net_start(int board_fd)
     net.peers = static_cast<Peer *>(calloc(size_t(geometry.npes), sizeof(Peer)));
     if (net.peers == nullptr) start_failed("no memory for the table of peers", UCS_OK);
 
+    if (net.board == nullptr) {  // through PMIx: one fence that collects every PE's slot
+        pmix_publish(mine, sizeof(Slot) + used);
+        free(mine);
+        return;
+    }
     // Published; then every PE waits for all (a futex on the count: the board is one memory object for the run).
     auto *header = reinterpret_cast<BoardHeader *>(const_cast<unsigned char *>(net.board));
     const uint32_t n = __atomic_add_fetch(&header->published, 1u, __ATOMIC_SEQ_CST);
@@ -360,6 +384,12 @@ void net_stop()
     // them, as Open MPI's SPML does before it fences, made UCX 1.13 over TCP abort a worker now and then: "failed to
     // modify event handler", a connection's socket gone from the worker's event set in the middle of the closing.)
     net_flush();
+    if (net.board == nullptr) {  // a PMIx fence, which this PE progresses the network through
+        bool done = false;
+        pmix_fence_start(&done);
+        progress_until([&done] { return __atomic_load_n(&done, __ATOMIC_ACQUIRE); });
+        return;
+    }
     auto *header = reinterpret_cast<BoardHeader *>(const_cast<unsigned char *>(net.board));
     __atomic_add_fetch(&header->stopped, 1u, __ATOMIC_SEQ_CST);
     progress_until([header] { return __atomic_load_n(&header->stopped, __ATOMIC_ACQUIRE) >= uint32_t(geometry.npes); });

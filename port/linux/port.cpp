@@ -2,6 +2,7 @@
 #include <stdio.h>
 
 #include "message.hpp"
+#include "pmix.hpp"
 #include "port.hpp"
 
 namespace shmem::port {
@@ -105,6 +106,7 @@ void end_run(int status)
         __atomic_compare_exchange_n(geometry.exit_word, &expected, (uint32_t(geometry.pe) + 1) << 8 | code, false,
                                     __ATOMIC_SEQ_CST, __ATOMIC_RELAXED);
     }
+    if (geometry.pmix) pmix_abort(int(code));  // the launcher ends the job's other processes
     _exit(int(code));
 }
 

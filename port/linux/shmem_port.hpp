@@ -63,6 +63,7 @@ struct Geometry {
     int node_first;       // this PE's node: PEs node_first .. node_first + node_npes - 1 share its memory object
     int node_npes;
     bool networked;       // node_npes < npes: the run spans nodes, and the others are reached through UCX (net.cpp)
+    bool pmix;            // a PMIx launcher (mpirun, srun) started the run (pmix.cpp), not oshrun
     int spin;             // how often a waiter polls before it sleeps (0 with more PEs than CPUs)
     int yields;           // with more PEs than CPUs: then at least how often it polls after sched_yield (poll)
 };

@@ -50,8 +50,15 @@ void check_collective(const char *routine, uint64_t a, uint64_t b)
     published_args[0] = a;
     published_args[1] = b;
     sync_all();
-    const uint64_t a0 = peer_load<__ATOMIC_RELAXED>(&published_args[0], 0);
-    const uint64_t b0 = peer_load<__ATOMIC_RELAXED>(&published_args[1], 0);
+    uint64_t a0, b0;
+    if (by_network(0)) {
+        a0 = peer_load<__ATOMIC_RELAXED>(&published_args[0], 0);
+        b0 = peer_load<__ATOMIC_RELAXED>(&published_args[1], 0);
+    } else {
+        const uint64_t *pe0 = port::remote_ptr(published_args, 0);
+        a0 = __atomic_load_n(&pe0[0], __ATOMIC_RELAXED);
+        b0 = __atomic_load_n(&pe0[1], __ATOMIC_RELAXED);
+    }
     if (a0 != a || b0 != b) {
         Usage u(routine);
         u.m().s("arguments (").x(a).s(", ").x(b).s(") differ from PE 0's (").x(a0).s(", ").x(b0)

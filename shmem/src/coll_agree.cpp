@@ -23,8 +23,10 @@ template <class W>
 void compare_with_first(const char *routine, const W *mine, int pe0, const char *const names[4], const char *first,
                         const char *group, const char *routine_tail)
 {
+    const bool net = by_network(pe0);
+    const W *theirs = net ? mine : port::remote_ptr(mine, pe0);
     for (int i = 0; i < 4; ++i) {
-        const W v = peer_load(&mine[i], pe0);
+        const W v = net ? peer_load(&mine[i], pe0) : __atomic_load_n(&theirs[i], __ATOMIC_ACQUIRE);
         if (v == mine[i]) continue;
         Usage u(routine);
         if (i == 0)

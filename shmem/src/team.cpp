@@ -158,7 +158,8 @@ void fail_bad_team(const char *routine, shmem_team_t team)
     }
     for (int pe = 0; pe < port::n_pes(); ++pe) {
         if (pe == port::my_pe()) continue;
-        const int size = peer_load<__ATOMIC_RELAXED>(&local->size, pe);
+        const int size = by_network(pe) ? peer_load<__ATOMIC_RELAXED>(&local->size, pe)
+                                        : __atomic_load_n(&port::remote_ptr(local, pe)->size, __ATOMIC_RELAXED);
         if (size != 0) {
             u.m().s("team = ").p(team).s(" is not a team of this PE: PE ").i(pe).s(" has a team of ").i(size)
                 .s(size == 1 ? " PE" : " PEs").s(" there, which this PE is not a member of (its split gave this PE ")

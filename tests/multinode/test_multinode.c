@@ -5,9 +5,10 @@
  *    with shmem_quiet completing them and shmem_barrier_all ordering them;
  *  - a reduction on SHMEM_TEAM_SHARED (one node) and on SHMEM_TEAM_WORLD (every node) gives the sum;
  *  - the symmetric heap is symmetric across nodes.
- * The node layout comes from oshrun's environment (SHMEM_LINUX_NODE_FIRST/NPES): the test checks the library's
- * view against it. Argument "refuse": a lock in a run that spans nodes, which this libshmem refuses with a
- * report (status 134). */
+ * The node layout comes from oshrun's environment (SHMEM_LINUX_NODE_FIRST/NPES), or under a PMIx launcher on one
+ * machine from SHMEM_LINUX_EMULATED_NODES: the test checks the library's view against it (under a PMIx launcher
+ * across machines, SHMEM_TEAM_SHARED is taken as the node, and the rest is checked against it). Argument "refuse": a lock
+ * in a run that spans nodes, which this libshmem refuses with a report (status 134). */
 #include <shmem.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -36,7 +37,20 @@ int main(int argc, char **argv)
     shmem_init();
     const int me = shmem_my_pe(), n = shmem_n_pes();
     CHECK(n <= TEST_MAX_PES, "%d PEs: the test's tables hold %d", n, TEST_MAX_PES);
-    const int first = env_int("SHMEM_LINUX_NODE_FIRST", 0), count = env_int("SHMEM_LINUX_NODE_NPES", n);
+    int first = env_int("SHMEM_LINUX_NODE_FIRST", 0), count = env_int("SHMEM_LINUX_NODE_NPES", n);
+    const int emulated = env_int("SHMEM_LINUX_EMULATED_NODES", 0);  /* under a PMIx launcher on one machine */
+    if (getenv("SHMEM_LINUX_NODE_FIRST") == NULL && emulated >= 1 && emulated <= n) {
+        first = 0;
+        for (int j = 0;; ++j) {
+            count = n / emulated + (j < n % emulated ? 1 : 0);
+            if (me < first + count) break;
+            first += count;
+        }
+    } else if (getenv("SHMEM_LINUX_NODE_FIRST") == NULL && getenv("PMIX_RANK") != NULL) {
+        /* a real launch across machines: the node is what SHMEM_TEAM_SHARED says, and the rest must agree */
+        first = shmem_team_translate_pe(SHMEM_TEAM_SHARED, 0, SHMEM_TEAM_WORLD);
+        count = shmem_team_n_pes(SHMEM_TEAM_SHARED);
+    }
 
     if (argc > 1 && strcmp(argv[1], "refuse") == 0) {
         static long lock;
