@@ -14,6 +14,7 @@
 // software (TCP) move the others' puts into this PE's memory only while this PE progresses the worker: every wait
 // of the port does (net_wait), as does every wait for a request here.
 #if SHMEM_NET_UCX
+#include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
 #include <limits.h>
@@ -234,11 +235,38 @@ void load_ucx()
 #undef SHMEM_UCX_LOAD
 }
 
+
+// The run's atomic domain (SHMEM_ATOMIC_DOMAIN): cpu, every AMO on a PE of this node is the CPU's (UCX over TCP
+// and shared memory runs the others' AMOs on the target's CPU, with its atomic instructions); net, every AMO goes
+// through UCX, this node's too (a NIC's atomics are not atomic with respect to the CPU's); auto, net where the node
+// has an RDMA device (InfiniBand, RoCE: /sys/class/infiniband lists one), else cpu.
+bool network_atomic_domain()
+{
+    const char *d = getenv("SHMEM_ATOMIC_DOMAIN");
+    if (d == nullptr || strcmp(d, "auto") == 0) {
+        DIR *dir = opendir("/sys/class/infiniband");
+        bool rdma = false;
+        if (dir != nullptr) {
+            for (dirent *e; !rdma && (e = readdir(dir)) != nullptr;) rdma = e->d_name[0] != '.';
+            closedir(dir);
+        }
+        return rdma;
+    }
+    if (strcmp(d, "net") == 0) return true;
+    if (strcmp(d, "cpu") == 0) return false;
+    Message m;
+    m.s("libshmem: start-up: PE ").i(geometry.pe).s(": SHMEM_ATOMIC_DOMAIN = '").s(d)
+        .s("'; expected auto, net or cpu");
+    m.write_early();
+    _exit(127);
+}
+
 }  // namespace
 
 void net_start(int board_fd)
 {
     load_ucx();
+    geometry.net_atomics = network_atomic_domain();
     const uintptr_t page = uintptr_t(sysconf(_SC_PAGESIZE));
     if (board_fd >= 0) {
         const size_t board_bytes = board_header_bytes + size_t(geometry.npes) * slot_bytes;

@@ -64,6 +64,7 @@ struct Geometry {
     int node_npes;
     bool networked;       // node_npes < npes: the run spans nodes, and the others are reached through UCX (net.cpp)
     bool pmix;            // a PMIx launcher (mpirun, srun) started the run (pmix.cpp), not oshrun
+    bool net_atomics;     // a run across nodes whose atomic domain is the network's (SHMEM_ATOMIC_DOMAIN, net.cpp)
     int spin;             // how often a waiter polls before it sleeps (0 with more PEs than CPUs)
     int yields;           // with more PEs than CPUs: then at least how often it polls after sched_yield (poll)
 };
@@ -77,6 +78,7 @@ inline int n_pes() { return geometry.npes; }
 // remote_ptr, the others through the network (port.hpp, has_network). A run on one node never calls UCX.
 inline constexpr bool has_network = true;
 inline bool reachable(int pe) { return unsigned(pe - geometry.node_first) < unsigned(geometry.node_npes); }
+inline bool atomics_by_network() { return geometry.net_atomics; }
 void net_start(int board_fd);                          // crt/linux: the exchange of addresses and keys
 void net_flush();                                      // every put of this PE is in place at its target
 void net_wait(bool (*done)(void *), void *arg);        // a wait that progresses the network (wait_until)

@@ -186,8 +186,8 @@ inline T amo(const char *routine, shmem_ctx_t ctx, T *dest, Arg<T> value, Arg<T>
     // (shmem::detail::notify_user_write), and not for a fetch, which writes nothing, nor for a compare_swap that
     // wrote nothing. The wake-up is worked out before the atomic (user_wake). (Not const: GCC 12 kept a const one
     // in memory across the RISC-V AMO's asm, four stores and loads on every AMO.)
-    // Through the network: no wake-up (a waiter on another machine progresses the network in its waits).
-    if (by_network(pe))
+    // Through the network: no wake-up (a waiter progresses the network in its waits, and looks at its memory).
+    if (amo_by_network(pe))
         return bit_copy<T>(B(network_amo(op, pe, dest, sizeof(B), uint64_t(bit_copy<B>(value)), uint64_t(bit_copy<B>(cond)))));
     UserWake wake = user_wake(pe);
     B *w = reinterpret_cast<B *>(port::remote_ptr(dest, pe));

@@ -3,7 +3,8 @@
 // read and write the ranks' memory by remote_ptr; here every access to another rank is put_to, get_from or an
 // AMO, each through the network where the rank is beyond reach:
 //  - the barrier: dissemination, ceil(log2 n) rounds; a round's flag is a count that the partner raises by one
-//    (an AMO) and its owner lowers by one when it has seen it, so that the flags are 0 again between barriers (a
+//    (an AMO: the network's, where the partner is beyond reach or the run's atomic domain is the network's) and its
+//    owner lowers by one when it has seen it (an AMO of the same domain), so that the flags are 0 again between barriers (a
 //    team's scratch serves the next team of its slot as it is) and a partner already in the next barrier (at most
 //    one ahead) leaves a count the next barrier takes;
 //  - a broadcast: the root puts its data into every other rank's dest, between two barriers;
@@ -23,7 +24,7 @@ void raise_count(const Group &g, int j, int k)
 {
     const int pe = g.world(j);
     long *f = &g.flags[flag_tree + k];
-    if (by_network(pe)) {
+    if (amo_by_network(pe)) {
         network_amo(port::AmoOp::add, pe, f, sizeof(long), 1, 0);
     } else {
         __atomic_fetch_add(port::remote_ptr(f, pe), 1L, __ATOMIC_SEQ_CST);
@@ -36,7 +37,10 @@ void take_count(const Group &g, int k)
 {
     long *f = &g.flags[flag_tree + k];
     port::wait_until([f] { return __atomic_load_n(f, __ATOMIC_ACQUIRE) > 0; });
-    __atomic_fetch_sub(f, 1L, __ATOMIC_SEQ_CST);
+    if (amo_by_network(port::my_pe()))  // the network's atomic domain: the network raises the count, and lowers it
+        network_amo(port::AmoOp::add, port::my_pe(), f, sizeof(long), uint64_t(-1), 0);
+    else
+        __atomic_fetch_sub(f, 1L, __ATOMIC_SEQ_CST);
 }
 
 // Rank j's m bytes at `local` (a symmetric object) into `to`: this PE's own by a local copy.

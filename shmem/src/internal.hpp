@@ -43,6 +43,14 @@ inline constexpr bool cheap_checks = checks || SHMEM_CHEAP_CHECKS != 0;
     (void)pe;
     return false;
 }
+// amo_by_network(pe): an AMO on PE pe goes through the network: pe is beyond reach, or the run's atomic domain is
+// the network's (port::atomics_by_network).
+[[gnu::always_inline]] inline bool amo_by_network(int pe)
+{
+    if constexpr (port::has_network) return !port::reachable(pe) || port::atomics_by_network();
+    (void)pe;
+    return false;
+}
 inline void network_put(int pe, void *dest, const void *source, size_t n)
 {
     if constexpr (port::has_network) port::net_put(pe, dest, source, n);

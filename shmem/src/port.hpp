@@ -168,6 +168,9 @@ enum class AmoOp { fetch, set, swap, cswap, add, and_, or_, xor_ };
 //    4 or 8 bytes; returns the old value (fetch, swap, cswap, the fetching forms), complete on return. Atomic with
 //    respect to every AMO of the run on that word, the CPU's on reachable PEs included (the port's atomic domain).
 //  - net_fence(): this PE's net_put and net_amo calls before it reach each target before those after it.
+//  - atomics_by_network(): every AMO of the run goes through net_amo, those on reachable PEs (this one's included)
+//    too: the run's atomic domain is the network's (a NIC's atomics are not atomic with respect to the CPU's). The
+//    library's own words that network AMOs reach follow the same rule.
 // The others' puts into this PE's memory may need this PE to move them (a network that emulates RMA in software):
 // the port's waits progress the network, and with has_network a wait's done() may be true without any notify.
 bool reachable(int pe);
@@ -175,6 +178,7 @@ void net_put(int pe, void *dest, const void *source, size_t n);
 void net_get(void *dest, int pe, const void *source, size_t n);
 uint64_t net_amo(AmoOp op, int pe, void *word, unsigned bytes, uint64_t v, uint64_t cond);
 void net_fence();
+bool atomics_by_network();
 
 }  // namespace shmem::port
 
