@@ -352,25 +352,24 @@ void net_start(int board_fd)
     }
 }
 
-void net_put(int pe, void *dest, const void *source, size_t n)
+namespace {
+// n bytes between `buffer` (this PE's) and PE pe's copy of the symmetric object at `object`: a put (its source
+// reusable on return) or a get (its data there on return).
+template <bool Put>
+void transfer(int pe, const void *object, void *buffer, size_t n)
 {
     if (n == 0) return;
     ucp_rkey_h rkey;
-    const uint64_t to = remote_address(dest, pe, &rkey);
+    const uint64_t at = remote_address(object, pe, &rkey);
     ucp_request_param_t rp{};
-    const ucs_status_t st = finish_request(ucx.ucp_put_nbx(peer(pe).ep, source, n, to, rkey, &rp));
-    if (st != UCS_OK) op_failed("a put to", pe, st);
+    const ucs_status_t st = finish_request(Put ? ucx.ucp_put_nbx(peer(pe).ep, buffer, n, at, rkey, &rp)
+                                               : ucx.ucp_get_nbx(peer(pe).ep, buffer, n, at, rkey, &rp));
+    if (st != UCS_OK) op_failed(Put ? "a put to" : "a get from", pe, st);
 }
+}  // namespace
 
-void net_get(void *dest, int pe, const void *source, size_t n)
-{
-    if (n == 0) return;
-    ucp_rkey_h rkey;
-    const uint64_t from = remote_address(source, pe, &rkey);
-    ucp_request_param_t rp{};
-    const ucs_status_t st = finish_request(ucx.ucp_get_nbx(peer(pe).ep, dest, n, from, rkey, &rp));
-    if (st != UCS_OK) op_failed("a get from", pe, st);
-}
+void net_put(int pe, void *dest, const void *source, size_t n) { transfer<true>(pe, dest, const_cast<void *>(source), n); }
+void net_get(void *dest, int pe, const void *source, size_t n) { transfer<false>(pe, source, dest, n); }
 
 uint64_t net_amo(AmoOp op, int pe, void *word, unsigned bytes, uint64_t v, uint64_t cond)
 {
