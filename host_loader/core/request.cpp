@@ -32,6 +32,9 @@ const char* option_name(Option o) {
     case Option::boot_dir: return "--boot-dir";
     case Option::tile_origin: return "--tile-origin";
     case Option::nodes: return "--nodes";
+    case Option::launcher: return "--launcher";
+    case Option::hosts: return "--hosts";
+    case Option::hostfile: return "--hostfile";
     }
     return "?";
 }
@@ -48,6 +51,9 @@ bool Request::gives(Option o) const {
     case Option::boot_dir: return !boot_dir.empty();
     case Option::tile_origin: return tile_origin.has_value();
     case Option::nodes: return nodes.has_value();
+    case Option::launcher: return !launcher.empty();
+    case Option::hosts: return !hosts.empty();
+    case Option::hostfile: return !hostfile.empty();
     }
     return false;
 }
@@ -103,10 +109,12 @@ std::string usage(const std::vector<const Backend*>& backends, const std::string
            "  1..255   the program's own status (exit, return from main, shmem_global_exit), and:\n"
            "  134      the library reported a misuse, an assert failed, or a PE called abort()\n"
            "  139      a PE trapped (illegal instruction, access fault, ...; the message says where)\n"
-           "  124      timeout (--timeout, $OSHRUN_TIMEOUT): oshrun stopped the run\n"
+           "  124      timeout (--timeout, $OSHRUN_TIMEOUT): oshrun stopped the run (under a launcher, mpirun\n"
+           "           stops it with 110)\n"
            "  125      the emulator failed (a bad option, could not start, crashed) before the program ended,\n"
            "           or nothing here can start the target's cores (the run was planned)\n"
-           "  127      the emulator, simulator or device is missing, or the image was not started by oshrun\n"
+           "  127      the emulator, simulator, device or launcher (mpirun, srun) is missing, or the image was not\n"
+           "           started by oshrun\n"
            "  2        oshrun refused its command line or the image\n"
            "  128+n    oshrun was interrupted by signal n and stopped the run\n";
 }
@@ -125,7 +133,7 @@ const char* const kOptions[] = {"-np", "-n", "--np", "--npes", "--target", "--sy
                                 "--timeout", "--emulator", "--qemu", "--backend", "--extra-qemu-arg", "--icount",
                                 "--dry-run", "-v", "--verbose", "-h", "--help", "--version", "-x", "--tag-output",
                                 "--output-filename", "--gdb", "--gdb-port", "--boot-dir",
-                                "--tile-origin", "--nodes"};
+                                "--tile-origin", "--nodes", "--launcher", "--hosts", "--hostfile"};
 
 // Optimal string alignment distance: insertions, deletions, substitutions and transpositions of neighbours.
 size_t edit_distance(const std::string& a, const std::string& b) {
@@ -246,6 +254,25 @@ Request parse_cli(const std::vector<std::string>& args) {
         } else if (opt == "--nodes") {
             const std::string v = value();
             req.nodes = parse_number(opt, v, 1000000, "a number of nodes (1 to the number of PEs)");
+        } else if (opt == "--launcher") {
+            req.launcher = value();
+            if (req.launcher != "mpirun" && req.launcher != "srun")
+                throw usage_error("--launcher " + req.launcher + ": not a launcher oshrun knows; expected mpirun or srun");
+        } else if (opt == "--hosts") {
+            const std::string v = value();
+            req.hosts.clear();
+            for (size_t start = 0;;) {
+                const size_t comma = v.find(',', start);
+                const std::string host = v.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+                if (host.empty() || host.find_first_of(" \t\n") != std::string::npos)
+                    throw usage_error("--hosts " + v + ": expected host names separated by commas (a,b,...)");
+                req.hosts.push_back(host);
+                if (comma == std::string::npos) break;
+                start = comma + 1;
+            }
+        } else if (opt == "--hostfile") {
+            req.hostfile = value();
+            if (req.hostfile.empty()) throw usage_error("--hostfile needs a file");
         } else if (opt == "--gdb") {
             const std::string v = value();
             req.gdb_pe = parse_number(opt, v, 1000000, "a PE number");
@@ -286,6 +313,8 @@ Request parse_cli(const std::vector<std::string>& args) {
         throw usage_error("--nodes " + std::to_string(*req.nodes) + ": expected a number of nodes from 1 to " +
                           std::to_string(req.npes) + " (-np " + std::to_string(req.npes) +
                           ": every node has a PE at least)");
+    if (!req.hosts.empty() && !req.hostfile.empty())
+        throw usage_error("--hosts and --hostfile: give the hosts one way, not both");
     return req;
 }
 

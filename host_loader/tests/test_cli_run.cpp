@@ -186,6 +186,31 @@ TEST(Cli, Nodes) {
     EXPECT_HAS(usage_failure({"--nodes"}).what(), "--nodes needs a value");
 }
 
+TEST(Cli, Launcher) {
+    EXPECT_EQ(parse_cli({"--launcher", "mpirun", "p.elf"}).launcher, "mpirun");
+    EXPECT_EQ(parse_cli({"--launcher=srun", "p.elf"}).launcher, "srun");
+    EXPECT_EQ(parse_cli({"--hosts", "a,b:4,node[1-3,5]", "p.elf"}).hosts,
+              (std::vector<std::string>{"a", "b:4", "node[1-3", "5]"}));  // as given, comma by comma
+    EXPECT_EQ(parse_cli({"--hostfile=hosts", "p.elf"}).hostfile, "hosts");
+    // --hosts and --hostfile mean mpirun unless --launcher says srun; nothing: oshrun forks the PEs.
+    EXPECT_EQ(launcher_of(parse_cli({"p.elf"})), "");
+    EXPECT_EQ(launcher_of(parse_cli({"--hosts", "a", "p.elf"})), "mpirun");
+    EXPECT_EQ(launcher_of(parse_cli({"--hostfile", "f", "p.elf"})), "mpirun");
+    EXPECT_EQ(launcher_of(parse_cli({"--hosts", "a", "--launcher", "srun", "p.elf"})), "srun");
+    EXPECT_FALSE(parse_cli({"--hosts", "a", "p.elf"}).gives(Option::launcher));
+    const Failure unknown = usage_failure({"--launcher", "mpich", "p.elf"});
+    EXPECT_EQ(unknown.status, 2);
+    EXPECT_HAS(unknown.what(), "--launcher mpich: not a launcher oshrun knows; expected mpirun or srun");
+    for (const char* hosts : {"", "a,,b", "a,", ",a", "a b"})
+        EXPECT_HAS(usage_failure({"--hosts", hosts, "p.elf"}).what(),
+                   "--hosts " + std::string(hosts) + ": expected host names separated by commas (a,b,...)");
+    EXPECT_HAS(usage_failure({"--hostfile"}).what(), "--hostfile needs a value");
+    EXPECT_HAS(usage_failure({"--hostfile=", "p.elf"}).what(), "--hostfile needs a file");
+    EXPECT_HAS(usage_failure({"--hosts", "a", "--hostfile", "f", "p.elf"}).what(),
+               "--hosts and --hostfile: give the hosts one way, not both");
+    EXPECT_HAS(usage_failure({"--host", "a", "p.elf"}).what(), "did you mean --hosts?");
+}
+
 TEST(Cli, DebugFromEnvironment) {
     EXPECT_FALSE(debug_requested(nullptr));
     EXPECT_FALSE(debug_requested(""));
@@ -197,7 +222,8 @@ TEST(Cli, DebugFromEnvironment) {
 TEST(Cli, UsageListsOptionsAndStatuses) {
     const std::string u = usage();
     for (const char* s : {"--version", "-x NAME=VALUE", "--tag-output", "--output-filename DIR", "--gdb PE",
-                          "--gdb-port N", "--nodes K", "multi-node runs on one host", "SHMEM_DEBUG", "  0  ", "1..255", "134", "139", "124", "125", "127",
+                          "--gdb-port N", "--nodes K", "multi-node runs on one host", "--launcher NAME",
+                          "mpirun or srun", "$OSHRUN_MPIRUN", "--hosts A,B,...", "--hostfile FILE", "SHMEM_DEBUG", "  0  ", "1..255", "134", "139", "124", "125", "127",
                           "  2  "})
         EXPECT_HAS(u, s);
 }

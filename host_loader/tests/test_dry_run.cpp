@@ -19,6 +19,7 @@ struct Case {
     const char* args;      // in the directory of the images: the paths in the plan are these
     const char* expected;  // stdout; @CPUS@: the CPUs oshrun may run on (linux); @PINNING@: what linux says of them
     unsigned npes = 1;     // linux: PE k is pinned to CPU k when there are at least this many CPUs
+    const char* env = "";  // oshrun's environment besides PATH and TMPDIR
 };
 
 const Case kVirt[] = {
@@ -143,6 +144,33 @@ pe 2 (node 2): host.elf (under gdb)
      3},
 };
 
+// With a launcher (--launcher, --hosts, --hostfile), the one command line oshrun would exec in its place.
+const Case kLinuxLauncher[] = {
+    {"--dry-run --hosts n1,n2:4 -np 6 host.elf x 'a b'", "mpirun -np 6 --host n1,n2:4 host.elf x 'a b'\n"},
+    {"--dry-run --hostfile hosts -np 8 --tag-output --output-filename out --timeout 1.5 host.elf",
+     "mpirun -np 8 --hostfile hosts --tag-output --output-filename out --timeout 2 host.elf\n"},
+    // Every SHMEM_* and UCX_* variable by name (not oshrun's own SHMEM_LINUX_*), then -x with its value (the last
+    // of a name), then the run's: SHMEM_SYMMETRIC_SIZE as the library reads it, --nodes.
+    {"--dry-run --launcher mpirun -np 3 --nodes 2 -x PROBE_A=1 -x UCX_TLS=tcp -x PROBE_OTHER -x PROBE_A=2 host.elf",
+     "mpirun -np 3 -x SHMEM_FOO -x UCX_NET_DEVICES -x UCX_TLS=tcp -x PROBE_OTHER=x -x PROBE_A=2 "
+     "-x SHMEM_SYMMETRIC_SIZE=1536K -x SHMEM_LINUX_EMULATED_NODES=2 host.elf\n",
+     1, "SHMEM_FOO=bar UCX_TLS=rc UCX_NET_DEVICES=mlx5_0:1 SHMEM_LINUX_FD=9 SHMEM_SYMMETRIC_SIZE=1.5M PROBE_OTHER=x"},
+    // --symmetric-size wins over the environment's; $OSHRUN_MPIRUN; the time limit of $OSHRUN_TIMEOUT.
+    {"--dry-run --hosts a,b --symmetric-size 1G host.elf",
+     "/opt/openmpi/bin/mpirun -np 1 --host a,b --timeout 30 -x SHMEM_LINUX_EMULATED_NODES -x SHMEM_SYMMETRIC_SIZE=1G "
+     "host.elf\n",
+     1, "SHMEM_SYMMETRIC_SIZE=64M SHMEM_LINUX_EMULATED_NODES=1 OSHRUN_MPIRUN=/opt/openmpi/bin/mpirun OSHRUN_TIMEOUT=30"},
+    // srun: the variables in its environment, which it passes on whole; its time limit in minutes.
+    {"--dry-run --launcher srun --hosts 'node[1-2],node7' -np 4 --tag-output --timeout 90 --nodes 2 "
+     "-x UCX_TLS=shm,tcp -x 'PROBE_B=a b' host.elf x",
+     "UCX_TLS=shm,tcp PROBE_B='a b' SHMEM_LINUX_EMULATED_NODES=2 srun --mpi=pmix --export=ALL -n 4 "
+     "'--nodelist=node[1-2],node7' --label --time=2 host.elf x\n",
+     1, "SHMEM_FOO=bar"},
+    {"--dry-run --launcher srun -np 2 --symmetric-size 3000 host.elf",
+     "SHMEM_SYMMETRIC_SIZE=3000 /usr/local/bin/srun --mpi=pmix --export=ALL -n 2 host.elf\n", 1,
+     "OSHRUN_SRUN=/usr/local/bin/srun"},
+};
+
 class DryRun : public ::testing::Test {
 protected:
     oshrun::TempDir dir;
@@ -169,6 +197,7 @@ protected:
                      'l', 'i', 'n', 'u', 'x', 0, 0, 0};
         host.segments.push_back(note);
         chmod(write_file(dir.path(), "host.elf", host.bytes()).c_str(), 0755);
+        std::ofstream(dir.path() + "/hosts") << "n1 slots=4\nn2 slots=4\n";  // mpirun's hostfile
     }
 
     static std::string slurp(const std::string& path) {
@@ -184,8 +213,8 @@ protected:
         cpu_set_t set;
         const int cpus = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : 1;
         for (size_t i = 0; i < n; ++i) {
-            const std::string cmd = "cd " + dir.path() + " && env -i PATH=/usr/bin:/bin TMPDIR=/tmp " + OSHRUN_PATH +
-                                    " " + cases[i].args + " >out 2>err";
+            const std::string cmd = "cd " + dir.path() + " && env -i PATH=/usr/bin:/bin TMPDIR=/tmp " +
+                                    cases[i].env + " " + OSHRUN_PATH + " " + cases[i].args + " >out 2>err";
             const int status = std::system(cmd.c_str());
             EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << cases[i].args;
             std::string expected = cases[i].expected;
@@ -209,6 +238,12 @@ TEST_F(DryRun, LinuxAsBefore) {
     GTEST_SKIP() << "no host program to build for this machine";
 #endif
     expect_as_before(kLinux, std::size(kLinux));
+}
+TEST_F(DryRun, LinuxLauncherCommand) {
+#if !defined(__x86_64__) && !defined(__aarch64__)
+    GTEST_SKIP() << "no host program to build for this machine";
+#endif
+    expect_as_before(kLinuxLauncher, std::size(kLinuxLauncher));
 }
 
 }  // namespace

@@ -103,6 +103,10 @@ TEST(Options, RefusalNamesEveryTargetThatTakesTheOption) {
     EXPECT_EQ(refusal(Option::tile_origin, linux_target, backends()),
               "--tile-origin is an option of tilegx, tilepro; linux does not take it");
     EXPECT_EQ(refusal(Option::nodes, virt, backends()), "--nodes is an option of linux; virt-rv64 does not take it");
+    EXPECT_EQ(refusal(Option::launcher, e16, backends()),
+              "--launcher is an option of linux; epiphany-e16 does not take it");
+    EXPECT_EQ(refusal(Option::hosts, gx, backends()), "--hosts is an option of linux; tilegx does not take it");
+    EXPECT_EQ(refusal(Option::hostfile, virt, backends()), "--hostfile is an option of linux; virt-rv64 does not take it");
 }
 
 // Each option on the command line, as parse_cli reads it.
@@ -118,6 +122,9 @@ std::vector<std::string> giving(Option o) {
     case Option::boot_dir: return {"--boot-dir", "boot"};
     case Option::tile_origin: return {"--tile-origin", "0,0"};
     case Option::nodes: return {"--nodes", "1"};
+    case Option::launcher: return {"--launcher", "mpirun"};
+    case Option::hosts: return {"--hosts", "a,b"};
+    case Option::hostfile: return {"--hostfile", "hosts"};
     }
     return {};
 }

@@ -19,6 +19,10 @@
 //   - --timeout, or a signal to oshrun, kills every PE (124, 128 + the signal).
 // No PE outlives oshrun: each dies with it (PR_SET_PDEATHSIG) and is registered with the watchdog
 // (core/process.hpp).
+//
+// With a launcher (--launcher mpirun|srun, or --hosts/--hostfile: mpirun) none of this: oshrun execs the launcher
+// with the program and the PEs' variables (plan_launch), which starts the PEs on their hosts; the library learns
+// its PE from PMIx there, and the launcher's exit status is the run's.
 #include "linux.hpp"
 
 #include <fcntl.h>
@@ -33,7 +37,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -338,6 +344,156 @@ std::string linux_plan_text(const Target& t, const LinuxPlan& plan, const Image&
     return out;
 }
 
+namespace {
+
+// A size as the library reads SHMEM_SYMMETRIC_SIZE (crt/linux/crt.cpp: a whole number with K, M or G): oshrun takes
+// fractions and T too, which the library would not.
+std::string size_word(uint64_t bytes) {
+    if (bytes != 0 && bytes % GiB == 0) return std::to_string(bytes / GiB) + "G";
+    if (bytes != 0 && bytes % MiB == 0) return std::to_string(bytes / MiB) + "M";
+    if (bytes != 0 && bytes % KiB == 0) return std::to_string(bytes / KiB) + "K";
+    return std::to_string(bytes);
+}
+
+std::string name_of(const std::string& assignment) { return assignment.substr(0, assignment.find('=')); }
+
+// oshrun's own SHMEM_LINUX_* (the PEs it forks get them) mean nothing to a PE a launcher starts and would make it
+// take oshrun's start-up: never passed on, but SHMEM_LINUX_EMULATED_NODES, which the library reads under a launcher.
+bool oshruns_own(const std::string& name) {
+    return name.rfind("SHMEM_LINUX_", 0) == 0 && name != "SHMEM_LINUX_EMULATED_NODES";
+}
+
+std::string joined(const std::vector<std::string>& words) {
+    std::string out;
+    for (const std::string& w : words) out += (out.empty() ? "" : ",") + w;
+    return out;
+}
+
+}  // namespace
+
+std::string launcher_of(const Request& req) {
+    if (!req.launcher.empty()) return req.launcher;
+    return req.hosts.empty() && req.hostfile.empty() ? "" : "mpirun";
+}
+
+LaunchPlan plan_launch(const Request& req, const Image& img, const std::vector<std::string>& host_env) {
+    LaunchPlan plan;
+    plan.launcher = launcher_of(req);
+    const bool mpirun = plan.launcher == "mpirun";
+    const std::string with = "not with a launcher (" + plan.launcher + ")";
+    if (req.gdb_pe)
+        throw Failure("--gdb: " + with + ": " + plan.launcher + " starts the PEs on their hosts, where oshrun cannot " +
+                      "run one under gdb", 2);
+    if (!img.launcher.empty())
+        throw Failure(req.program + ": " + with + ": the program runs here under " + img.launcher[0] + ", and " +
+                      plan.launcher + " starts programs of its hosts' own machine", 2);
+    if (!mpirun && !req.hostfile.empty())
+        throw Failure("--hostfile: not with srun (it is an Open MPI hostfile; srun's --nodefile reads another "
+                      "format): give the hosts with --hosts a,b,... (srun --nodelist)", 2);
+    if (!mpirun && !req.console.output_dir.empty())
+        throw Failure("--output-filename: not with srun, which names its per-task output files by its own "
+                      "--output pattern; run srun yourself for that", 2);
+    if (!req.hostfile.empty() && access(req.hostfile.c_str(), R_OK) != 0)
+        throw Failure("--hostfile " + req.hostfile + ": cannot read it: " + std::strerror(errno), 2);
+
+    // What the run itself sets, then oshrun's -x (the last of a name wins), then (mpirun) the variables of
+    // oshrun's environment that every PE gets, by name.
+    std::vector<std::string> run_vars;
+    if (const std::optional<uint64_t> heap = symmetric_size(req))
+        run_vars.push_back("SHMEM_SYMMETRIC_SIZE=" + size_word(*heap));
+    if (req.nodes) run_vars.push_back("SHMEM_LINUX_EMULATED_NODES=" + std::to_string(*req.nodes));
+    const auto set_by_run = [&](const std::string& name) { return env_value(run_vars, name) != nullptr; };
+    std::vector<std::string> exports;
+    for (size_t i = 0; i < req.exports.size(); ++i) {
+        const EnvExport& x = req.exports[i];
+        bool later = false;
+        for (size_t j = i + 1; j < req.exports.size(); ++j) later = later || req.exports[j].name == x.name;
+        if (later || set_by_run(x.name)) continue;
+        const char* v = x.value ? x.value->c_str() : env_value(host_env, x.name);
+        if (!v) throw Failure("-x " + x.name + ": " + x.name + " is not set in oshrun's environment; give its value " +
+                              "with -x " + x.name + "=VALUE", 2);
+        exports.push_back(x.name + "=" + v);
+    }
+    std::vector<std::string> passed;  // names
+    if (mpirun)
+        for (const std::string& e : host_env) {
+            const std::string name = name_of(e);
+            if ((name.rfind("SHMEM_", 0) == 0 || name.rfind("UCX_", 0) == 0) && !oshruns_own(name) &&
+                !set_by_run(name) && !env_value(exports, name))
+                passed.push_back(name);
+        }
+    std::sort(passed.begin(), passed.end());
+    passed.erase(std::unique(passed.begin(), passed.end()), passed.end());
+
+    const char* path = env_value(host_env, mpirun ? "OSHRUN_MPIRUN" : "OSHRUN_SRUN");
+    plan.argv = {path && *path ? path : plan.launcher};
+    const double timeout = req.timeout.value_or(0);
+    if (mpirun) {
+        plan.argv.insert(plan.argv.end(), {"-np", std::to_string(req.npes)});
+        if (!req.hosts.empty()) plan.argv.insert(plan.argv.end(), {"--host", joined(req.hosts)});
+        if (!req.hostfile.empty()) plan.argv.insert(plan.argv.end(), {"--hostfile", req.hostfile});
+        if (req.console.tag_output) plan.argv.push_back("--tag-output");
+        if (!req.console.output_dir.empty())
+            plan.argv.insert(plan.argv.end(), {"--output-filename", req.console.output_dir});
+        // mpirun's limit is whole seconds; at it, mpirun ends the job and exits with 110 (measured: Open MPI 4.1.4).
+        if (timeout > 0)
+            plan.argv.insert(plan.argv.end(), {"--timeout", std::to_string((unsigned long long)std::ceil(timeout))});
+        for (const std::string& name : passed) plan.argv.insert(plan.argv.end(), {"-x", name});
+        for (const std::string& e : exports) plan.argv.insert(plan.argv.end(), {"-x", e});
+        for (const std::string& e : run_vars) plan.argv.insert(plan.argv.end(), {"-x", e});
+    } else {
+        // srun passes its whole environment on (--export=ALL, its default, said so): the variables go there, since
+        // --export=NAME=VALUE cannot carry a value with a comma (UCX_TLS=shm,tcp).
+        plan.argv.insert(plan.argv.end(), {"--mpi=pmix", "--export=ALL", "-n", std::to_string(req.npes)});
+        if (!req.hosts.empty()) plan.argv.push_back("--nodelist=" + joined(req.hosts));
+        if (req.console.tag_output) plan.argv.push_back("--label");
+        // Slurm's time limit is in minutes: rounded up.
+        if (timeout > 0) plan.argv.push_back("--time=" + std::to_string((unsigned long long)std::ceil(timeout / 60)));
+        plan.set = exports;
+        plan.set.insert(plan.set.end(), run_vars.begin(), run_vars.end());
+    }
+    plan.argv.insert(plan.argv.end(), req.argv.begin(), req.argv.end());
+
+    for (const std::string& e : host_env)
+        if (!oshruns_own(name_of(e)) && !env_value(plan.set, name_of(e))) plan.env.push_back(e);
+    plan.env.insert(plan.env.end(), plan.set.begin(), plan.set.end());
+    return plan;
+}
+
+std::string launch_text(const LaunchPlan& plan) {
+    std::string out;
+    for (const std::string& e : plan.set) out += name_of(e) + "=" + shell_join({e.substr(e.find('=') + 1)}) + " ";
+    return out + shell_join(plan.argv);
+}
+
+namespace {
+
+// Execs the launcher in place of oshrun (so that no oshrun process stays): its status is the run's.
+[[noreturn]] void exec_launch(const LaunchPlan& plan) {
+    const bool mpirun = plan.launcher == "mpirun";
+    const std::string variable = mpirun ? "OSHRUN_MPIRUN" : "OSHRUN_SRUN";
+    const std::string package = mpirun ? "openmpi-bin" : "slurm-client";
+    const std::string path = find_on_path(plan.argv[0]);
+    if (path.empty())
+        throw Failure(plan.argv[0] == plan.launcher
+                          ? plan.launcher + ", the launcher, is not on PATH (Debian: apt-get install " + package +
+                                "; or name it with " + variable + "=PATH)"
+                          : variable + "=" + plan.argv[0] + ": not a program (the launcher " + plan.launcher +
+                                "; Debian: apt-get install " + package + ")",
+                      127);
+    std::vector<std::string> argv = plan.argv, env = plan.env;
+    std::vector<char*> cargv, cenv;
+    for (std::string& a : argv) cargv.push_back(a.data());
+    cargv.push_back(nullptr);
+    for (std::string& e : env) cenv.push_back(e.data());
+    cenv.push_back(nullptr);
+    std::fflush(nullptr);
+    execve(path.c_str(), cargv.data(), cenv.data());
+    throw Failure("cannot run " + path + ": " + std::strerror(errno), 127);
+}
+
+}  // namespace
+
 const std::vector<Target>& LinuxBackend::targets() const {
     // The host's own programs: load (load_linux_image) reads them, not load_image.
     static const std::vector<Target> list = {
@@ -351,7 +507,8 @@ const Target* LinuxBackend::claims(const std::string& program) const {
 }
 
 bool LinuxBackend::takes(Option o) const {
-    return o == Option::symmetric_size || o == Option::gdb || o == Option::nodes;
+    return o == Option::symmetric_size || o == Option::gdb || o == Option::nodes || o == Option::launcher ||
+           o == Option::hosts || o == Option::hostfile;
 }
 
 std::string LinuxBackend::help() const {
@@ -361,13 +518,30 @@ std::string LinuxBackend::help() const {
            "  --gdb PE               run PE under gdb (gdb, else gdb-multiarch, from PATH) in this terminal; the\n"
            "                         other PEs wait for it at start-up; no time limit\n"
            "  --nodes K              K emulated nodes, to test multi-node runs on one host: each node its own\n"
-           "                         shared memory, UCX over TCP between them\n"
+           "                         shared memory, UCX over TCP between them; with a launcher, the PEs'\n"
+           "                         SHMEM_LINUX_EMULATED_NODES=K\n"
+           "  --launcher NAME        mpirun or srun (--mpi=pmix) starts the PEs on their hosts, in oshrun's place:\n"
+           "                         oshrun execs it with the run's options and the PEs' variables (-x, SHMEM_*,\n"
+           "                         UCX_*), and its exit status is the run's; --dry-run prints its command line.\n"
+           "                         $OSHRUN_MPIRUN, $OSHRUN_SRUN: the program to exec instead of PATH's\n"
+           "  --hosts A,B,...        run on these hosts (mpirun --host, srun --nodelist); implies --launcher\n"
+           "                         mpirun unless --launcher srun is given\n"
+           "  --hostfile FILE        run on the hosts of mpirun's hostfile FILE; implies --launcher mpirun\n"
            "\n";
 }
 
 Image LinuxBackend::load(const Target& t, const Request& req) const { return load_linux_image(req.program, t); }
 
 int LinuxBackend::run(const Target& t, const Image& img, const Request& req) const {
+    if (!launcher_of(req).empty()) {
+        const LaunchPlan launch = plan_launch(req, img, host_environment());
+        if (req.dry_run) {
+            std::printf("%s\n", launch_text(launch).c_str());
+            return 0;
+        }
+        if (req.verbose) std::fprintf(stderr, "oshrun: %s\n", launch_text(launch).c_str());
+        exec_launch(launch);
+    }
     const LinuxPlan plan = plan_linux(t, img, req);
     if (req.dry_run) {
         std::fputs(linux_plan_text(t, plan, img).c_str(), stdout);

@@ -54,16 +54,48 @@ LinuxPlan plan_linux(const Target& t, const Image& img, const Request& req);
 // command line (and with --nodes its node).
 std::string linux_plan_text(const Target& t, const LinuxPlan& plan, const Image& img);
 
+// A run handed to a launcher across machines, as Sandia OpenSHMEM's oshrun does: --launcher mpirun|srun, or --hosts
+// or --hostfile (mpirun unless --launcher srun). oshrun forks no PE then: it execs the launcher, which starts the
+// PEs on their hosts, and the library learns its PE from PMIx (docs/multinode.md).
+struct LaunchPlan {
+    std::string launcher;            // "mpirun" or "srun"
+    std::vector<std::string> argv;   // the launcher's command line; argv[0]: $OSHRUN_MPIRUN / $OSHRUN_SRUN, else
+                                     // the launcher's name (found on PATH)
+    std::vector<std::string> set;    // NAME=VALUE the launcher's environment gets (srun's way of passing -x)
+    std::vector<std::string> env;    // the launcher's whole environment: oshrun's without SHMEM_LINUX_* (but
+                                     // SHMEM_LINUX_EMULATED_NODES), then set
+};
+
+// The launcher req asks for: --launcher, else "mpirun" with --hosts or --hostfile, else "" (oshrun forks the PEs).
+std::string launcher_of(const Request& req);
+
+// The command for req's launcher (launcher_of(req) is not ""), with host_env oshrun's environment:
+//   mpirun -np N [--host a,b | --hostfile F] [--tag-output] [--output-filename DIR] [--timeout S]
+//          [-x NAME]... [-x NAME=VALUE]... PROGRAM ARGS...
+//     -x NAME for every SHMEM_* and UCX_* variable of host_env (mpirun passes on its value; not SHMEM_LINUX_* but
+//     SHMEM_LINUX_EMULATED_NODES), -x NAME=VALUE for oshrun's -x and for what the run sets: SHMEM_SYMMETRIC_SIZE
+//     (--symmetric-size, else the one of the PEs' environment, in a form the library reads) and
+//     SHMEM_LINUX_EMULATED_NODES (--nodes); S: the time limit in whole seconds, rounded up;
+//   srun --mpi=pmix --export=ALL -n N [--nodelist=a,b] [--label] [--time=MINUTES] PROGRAM ARGS...
+//     with oshrun's -x and the run's variables in srun's environment (set), which srun passes on whole.
+// Throws Failure (status 2) for what a launcher cannot do: --gdb, a program that runs here under qemu-user, with
+// srun --hostfile or --output-filename; or a --hostfile that cannot be read.
+LaunchPlan plan_launch(const Request& req, const Image& img, const std::vector<std::string>& host_env);
+
+// What --dry-run prints of it (without the newline): set as NAME=VALUE words, then argv, shell-quoted.
+std::string launch_text(const LaunchPlan& plan);
+
 class LinuxBackend final : public Backend {
 public:
     const std::vector<Target>& targets() const override;
     // linux for a program of this host's machine (is_host_program).
     const Target* claims(const std::string& program) const override;
-    bool takes(Option o) const override;  // --symmetric-size, --gdb, --nodes
+    bool takes(Option o) const override;  // --symmetric-size, --gdb, --nodes, --launcher, --hosts, --hostfile
     std::string help() const override;
     // load_linux_image.
     Image load(const Target& t, const Request& req) const override;
-    // Forks the PEs (one under gdb with --gdb), relays their output, returns the run's status.
+    // Forks the PEs (one under gdb with --gdb), relays their output, returns the run's status; with a launcher
+    // (launcher_of), execs it (plan_launch) and does not return.
     int run(const Target& t, const Image& img, const Request& req) const override;
 };
 
