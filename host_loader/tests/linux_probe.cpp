@@ -6,8 +6,11 @@
 //   linux_probe end-late P S Q  PE P sets its node's exit word to (P + 1) << 8 | S, grows the board to one byte and
 //                               waits to be killed; PE Q waits for the board to grow, then exits with 9; the others
 //                               wait to be killed
-// What it prints, one line each: NAME=VALUE for the variables below that are set, then for every memfd it holds
-// "memfd NAME fd N inode I size S".
+//   linux_probe exit S          every PE exits with S
+//   linux_probe hang            every PE waits to be killed
+// What it prints, one line each: NAME=VALUE for every variable of its environment named SHMEM_*, UCX_* or PROBE_*,
+// and PMIX_RANK (a PMIx launcher's), then for every memfd it holds "memfd NAME fd N inode I size S". It runs under
+// mpirun too (oshrun --launcher), where it holds no memfd.
 #include <dirent.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -19,6 +22,8 @@
 #include <cstring>
 #include <string>
 
+extern char** environ;
+
 namespace {
 
 struct LinuxNote {
@@ -28,9 +33,13 @@ struct LinuxNote {
 };
 [[gnu::used, gnu::section(".note.libshmem"), gnu::aligned(4)]] const LinuxNote note = {9, 6, 1, "libshmem", "linux"};
 
-const char* const kNames[] = {"SHMEM_LINUX_FD",         "SHMEM_LINUX_PE",        "SHMEM_LINUX_NPES",
-                              "SHMEM_LINUX_NODE_FIRST", "SHMEM_LINUX_NODE_NPES", "SHMEM_LINUX_BOARD",
-                              "UCX_TLS",                "UCX_WARN_UNUSED_ENV_VARS"};
+// The variables it prints: oshrun's and the library's, UCX's, the tests' own (PROBE_*), and the rank a PMIx
+// launcher gives.
+bool printed(const char* assignment) {
+    for (const char* prefix : {"SHMEM_", "UCX_", "PROBE_", "PMIX_RANK="})
+        if (std::strncmp(assignment, prefix, std::strlen(prefix)) == 0) return true;
+    return false;
+}
 
 int number(const char* name) {
     const char* v = std::getenv(name);
@@ -38,8 +47,8 @@ int number(const char* name) {
 }
 
 void print() {
-    for (const char* name : kNames)
-        if (const char* v = std::getenv(name)) std::printf("%s=%s\n", name, v);
+    for (char** e = environ; *e; ++e)
+        if (printed(*e)) std::printf("%s\n", *e);
     DIR* d = opendir("/proc/self/fd");
     if (!d) return;
     while (const dirent* e = readdir(d)) {
@@ -83,6 +92,8 @@ int main(int argc, char** argv) {
         set_exit_word(std::atoi(argv[3]));
         _exit(std::atoi(argv[4]));
     }
+    if (argc == 3 && std::strcmp(argv[1], "exit") == 0) _exit(std::atoi(argv[2]));
+    if (argc == 2 && std::strcmp(argv[1], "hang") == 0) wait_to_be_killed();
     if (argc == 5 && std::strcmp(argv[1], "end-late") == 0) {
         const int board = number("SHMEM_LINUX_BOARD");
         if (pe == std::atoi(argv[2])) {

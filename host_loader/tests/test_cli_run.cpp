@@ -799,4 +799,183 @@ TEST_F(LinuxRun, ExitWordOfAnotherNode) {
     EXPECT_EQ(oshrun("-np 6 --nodes 2", "end-late 4 6 1"), 6) << err;
 }
 
+// oshrun with a launcher (--launcher, --hosts, --hostfile) on linux_probe: what it refuses, that it execs the
+// launcher (a stand-in script, $OSHRUN_MPIRUN or $OSHRUN_SRUN, that records what it got) in its own place, and a
+// real run under Open MPI's mpirun.
+class Launcher : public ::testing::Test {
+protected:
+    TempDir dir;
+    std::string out, err;
+
+    void SetUp() override {
+#if !defined(__x86_64__) && !defined(__aarch64__) && !defined(__arm__)
+        GTEST_SKIP() << "oshrun runs no program of this machine as a linux program";
+#endif
+    }
+    // oshrun args, run by the shell std::system starts, which execs it (oshrun keeps that shell's process id, in
+    // DIR/shell.pid); env: variables for oshrun's environment, which has none of this one's SHMEM_* and UCX_*.
+    int oshrun(const std::string& args, const std::string& env = "") {
+        std::string unset = oshrun_test::without_shmem_environment();
+        for (char** e = environ; *e; ++e)
+            if (std::strncmp(*e, "UCX_", 4) == 0) unset += " -u " + std::string(*e, std::strchr(*e, '=') - *e);
+        const std::string cmd = "echo $$ >" + dir.path() + "/shell.pid; exec " + unset + " " + env + " " +
+                                OSHRUN_PATH + " " + args + " >" + dir.path() + "/out 2>" + dir.path() + "/err";
+        const int status = std::system(cmd.c_str());
+        out = slurp(dir.path() + "/out");
+        err = slurp(dir.path() + "/err");
+        return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    }
+    std::string slurp(const std::string& path) {
+        std::ifstream f(path);
+        std::stringstream s;
+        s << f.rdbuf();
+        return s.str();
+    }
+    // A stand-in launcher: records its process id, its arguments (one a line) and its environment, exits 7.
+    std::string fake_launcher(const std::string& name) {
+        const std::string path = dir.path() + "/" + name;
+        std::ofstream f(path);
+        f << "#!/bin/sh\necho $$ >" << dir.path() << "/launcher.pid\nprintf '%s\\n' \"$@\" >" << dir.path()
+          << "/launcher.args\nenv >" << dir.path() << "/launcher.env\nexit 7\n";
+        f.close();
+        chmod(path.c_str(), 0755);
+        return path;
+    }
+    std::set<std::string> launcher_env() {
+        std::set<std::string> vars;
+        std::istringstream lines(slurp(dir.path() + "/launcher.env"));
+        for (std::string line; std::getline(lines, line);) vars.insert(line);
+        return vars;
+    }
+    const std::string probe = LINUX_PROBE_PATH;
+};
+
+TEST_F(Launcher, Refusals) {
+    // What a launcher cannot do, before anything runs (--dry-run too).
+    EXPECT_EQ(oshrun("--launcher mpirun --gdb 0 -np 2 " + probe), 2);
+    EXPECT_EQ(err, "oshrun: --gdb: not with a launcher (mpirun): mpirun starts the PEs on their hosts, where oshrun "
+                   "cannot run one under gdb\n");
+    EXPECT_EQ(oshrun("--dry-run --hosts a,b --gdb 1 -np 2 " + probe), 2);
+    EXPECT_HAS(err, "oshrun: --gdb: not with a launcher (mpirun)");
+    EXPECT_EQ(oshrun("--dry-run --launcher srun --gdb 0 " + probe), 2);
+    EXPECT_HAS(err, "oshrun: --gdb: not with a launcher (srun): srun starts the PEs");
+    // The emulators' options: not the linux target's, launcher or not.
+    EXPECT_EQ(oshrun("--launcher mpirun --icount " + probe), 2);
+    EXPECT_EQ(err, "oshrun: --icount is an option of virt-rv64; linux does not take it\n");
+    EXPECT_EQ(oshrun("--hosts a --qemu /bin/true " + probe), 2);
+    EXPECT_HAS(err, "oshrun: --emulator is an option of virt-rv64, epiphany-e16, epiphany-e64; linux does not take it");
+    // srun and what is mpirun's.
+    write_file(dir.path(), "hosts", {'a', '\n'});
+    EXPECT_EQ(oshrun("--dry-run --launcher srun --hostfile " + dir.path() + "/hosts " + probe), 2);
+    EXPECT_EQ(err, "oshrun: --hostfile: not with srun (it is an Open MPI hostfile; srun's --nodefile reads another "
+                   "format): give the hosts with --hosts a,b,... (srun --nodelist)\n");
+    EXPECT_EQ(oshrun("--dry-run --launcher srun --output-filename " + dir.path() + "/logs " + probe), 2);
+    EXPECT_HAS(err, "oshrun: --output-filename: not with srun");
+    // --hostfile without a file.
+    EXPECT_EQ(oshrun("--dry-run --hostfile " + dir.path() + "/none " + probe), 2);
+    EXPECT_EQ(err, "oshrun: --hostfile " + dir.path() + "/none: cannot read it: No such file or directory\n");
+    EXPECT_EQ(oshrun(probe + " --hostfile"), 0);  // the program's argument, not oshrun's
+    EXPECT_EQ(oshrun("--hostfile"), 2);
+    EXPECT_HAS(err, "oshrun: --hostfile needs a value");
+    // An unknown launcher; -x NAME without a value.
+    EXPECT_EQ(oshrun("--launcher mpich " + probe), 2);
+    EXPECT_HAS(err, "oshrun: --launcher mpich: not a launcher oshrun knows; expected mpirun or srun");
+    EXPECT_EQ(oshrun("--dry-run --hosts a -x PROBE_NOT_SET " + probe), 2);
+    EXPECT_HAS(err, "oshrun: -x PROBE_NOT_SET: PROBE_NOT_SET is not set in oshrun's environment");
+}
+
+TEST_F(Launcher, OnlyOnLinux) {
+    const std::string image = write_file(dir.path(), "prog.elf", valid_elf().bytes());
+    EXPECT_EQ(oshrun("--launcher mpirun " + image), 2);
+    EXPECT_EQ(err, "oshrun: --launcher is an option of linux; virt-rv64 does not take it\n");
+    EXPECT_EQ(oshrun("--dry-run --hosts a,b " + image), 2);
+    EXPECT_EQ(err, "oshrun: --hosts is an option of linux; virt-rv64 does not take it\n");
+    EXPECT_EQ(oshrun("--target tilegx --hostfile hosts " + image), 2);
+    EXPECT_EQ(err, "oshrun: --hostfile is an option of linux; tilegx does not take it\n");
+}
+
+TEST_F(Launcher, LauncherMissing) {
+    EXPECT_EQ(oshrun("--launcher mpirun " + probe, "PATH=/nonexistent"), 127);
+    EXPECT_EQ(err, "oshrun: mpirun, the launcher, is not on PATH (Debian: apt-get install openmpi-bin; or name it "
+                   "with OSHRUN_MPIRUN=PATH)\n");
+    EXPECT_EQ(oshrun("--launcher srun " + probe, "PATH=/nonexistent"), 127);
+    EXPECT_EQ(err, "oshrun: srun, the launcher, is not on PATH (Debian: apt-get install slurm-client; or name it "
+                   "with OSHRUN_SRUN=PATH)\n");
+    EXPECT_EQ(oshrun("--hosts a " + probe, "OSHRUN_MPIRUN=/nonexistent/mpirun"), 127);
+    EXPECT_EQ(err, "oshrun: OSHRUN_MPIRUN=/nonexistent/mpirun: not a program (the launcher mpirun; Debian: apt-get "
+                   "install openmpi-bin)\n");
+    // --dry-run runs nothing, so needs no launcher.
+    EXPECT_EQ(oshrun("--dry-run --launcher srun " + probe, "PATH=/nonexistent"), 0) << err;
+    EXPECT_EQ(out, "srun --mpi=pmix --export=ALL -n 1 " + probe + "\n");
+}
+
+TEST_F(Launcher, ExecsMpirunInItsPlace) {
+    const std::string fake = fake_launcher("mpirun");
+    ASSERT_EQ(oshrun("--hosts n1,n2 -np 4 --tag-output --output-filename logs --timeout 5 --nodes 2 "
+                     "-x PROBE_A=1 -x PROBE_B " + probe + " arg 'two words'",
+                     "OSHRUN_MPIRUN=" + fake + " PROBE_B=b SHMEM_FOO=foo UCX_TLS=tcp SHMEM_LINUX_FD=3 PROBE_C=c"),
+              7) << err;  // the launcher's status
+    EXPECT_EQ(out, "");
+    EXPECT_EQ(err, "");
+    // The same process: no oshrun waits for the launcher.
+    EXPECT_EQ(slurp(dir.path() + "/launcher.pid"), slurp(dir.path() + "/shell.pid"));
+    EXPECT_EQ(slurp(dir.path() + "/launcher.args"),
+              "-np\n4\n--host\nn1,n2\n--tag-output\n--output-filename\nlogs\n--timeout\n5\n-x\nSHMEM_FOO\n-x\nUCX_TLS\n"
+              "-x\nPROBE_A=1\n-x\nPROBE_B=b\n-x\nSHMEM_LINUX_EMULATED_NODES=2\n" + probe + "\narg\ntwo words\n");
+    // Its environment is oshrun's (mpirun passes -x NAME's values from it), without oshrun's own SHMEM_LINUX_*.
+    const std::set<std::string> env = launcher_env();
+    for (const char* var : {"SHMEM_FOO=foo", "UCX_TLS=tcp", "PROBE_B=b", "PROBE_C=c"}) EXPECT_EQ(env.count(var), 1u) << var;
+    EXPECT_EQ(env.count("SHMEM_LINUX_FD=3"), 0u);
+    EXPECT_FALSE(std::filesystem::exists(dir.path() + "/logs"));  // mpirun's to make
+    // -v: the command on stderr first.
+    ASSERT_EQ(oshrun("-v --launcher mpirun " + probe, "OSHRUN_MPIRUN=" + fake), 7);
+    EXPECT_EQ(err, "oshrun: " + fake + " -np 1 " + probe + "\n");
+    EXPECT_EQ(slurp(dir.path() + "/launcher.args"), "-np\n1\n" + probe + "\n");
+}
+
+TEST_F(Launcher, ExecsSrunInItsPlace) {
+    const std::string fake = fake_launcher("srun");
+    ASSERT_EQ(oshrun("--launcher srun --hosts n1,n2 -np 3 --tag-output --symmetric-size 2M -x UCX_TLS=shm,tcp " +
+                     probe + " arg",
+                     "OSHRUN_SRUN=" + fake + " SHMEM_FOO=foo SHMEM_SYMMETRIC_SIZE=1G SHMEM_LINUX_PE=0"),
+              7) << err;
+    EXPECT_EQ(slurp(dir.path() + "/launcher.pid"), slurp(dir.path() + "/shell.pid"));
+    EXPECT_EQ(slurp(dir.path() + "/launcher.args"),
+              "--mpi=pmix\n--export=ALL\n-n\n3\n--nodelist=n1,n2\n--label\n" + probe + "\narg\n");
+    // srun passes its environment on: the run's variables are there.
+    const std::set<std::string> env = launcher_env();
+    for (const char* var : {"SHMEM_FOO=foo", "UCX_TLS=shm,tcp", "SHMEM_SYMMETRIC_SIZE=2M"})
+        EXPECT_EQ(env.count(var), 1u) << var;
+    EXPECT_EQ(env.count("SHMEM_SYMMETRIC_SIZE=1G"), 0u);
+    EXPECT_EQ(env.count("SHMEM_LINUX_PE=0"), 0u);
+}
+
+// Open MPI's mpirun itself starts linux_probe: what each process got through it, and the statuses mpirun gives.
+// As root, Open MPI asks for its consent in the environment (oshrun does not give it: the user does).
+TEST_F(Launcher, RealMpirun) {
+    if (find_on_path("mpirun").empty()) GTEST_SKIP() << "no mpirun (Debian: openmpi-bin)";
+    const std::string consent = "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 "
+                                "OMPI_MCA_rmaps_base_oversubscribe=1 ";
+    ASSERT_EQ(oshrun("--launcher mpirun -np 2 --tag-output --symmetric-size 4M --nodes 2 -x PROBE_A=1 " + probe,
+                     consent + "SHMEM_FOO=foo UCX_NET_DEVICES=lo SHMEM_LINUX_FD=3 SHMEM_SYMMETRIC_SIZE=1G"),
+              0) << err;
+    for (unsigned k = 0; k < 2; ++k) {
+        const std::string tag = "[1," + std::to_string(k) + "]<stdout>:";
+        for (const std::string& var : {"PMIX_RANK=" + std::to_string(k), std::string("SHMEM_FOO=foo"),
+                                       std::string("UCX_NET_DEVICES=lo"), std::string("PROBE_A=1"),
+                                       std::string("SHMEM_SYMMETRIC_SIZE=4M"),
+                                       std::string("SHMEM_LINUX_EMULATED_NODES=2")})
+            EXPECT_HAS(out, tag + var + "\n");
+        EXPECT_EQ(out.find(tag + "SHMEM_LINUX_FD="), std::string::npos) << out;
+        EXPECT_EQ(out.find(tag + "SHMEM_SYMMETRIC_SIZE=1G"), std::string::npos) << out;
+        EXPECT_EQ(out.find(tag + "memfd"), std::string::npos) << out;  // oshrun made no shared memory
+    }
+    // A process's exit status is mpirun's; at --timeout, mpirun ends the job and exits with 110.
+    EXPECT_EQ(oshrun("--launcher mpirun -np 2 " + probe + " exit 3", consent), 3) << err;
+    const auto start = std::chrono::steady_clock::now();
+    EXPECT_EQ(oshrun("--launcher mpirun -np 2 --timeout 1 " + probe + " hang", consent), 110) << err;
+    EXPECT_HAS(err, "The user-provided time limit for job execution has been reached");
+    EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(30));
+}
+
 }  // namespace
