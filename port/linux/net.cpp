@@ -18,6 +18,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <limits.h>
+#include <poll.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,7 +47,7 @@ using detail::Message;
     X(ucp_worker_release_address) X(ucp_mem_map) X(ucp_rkey_pack) X(ucp_rkey_buffer_release) X(ucp_ep_create)  \
     X(ucp_ep_rkey_unpack) X(ucp_put_nbx) X(ucp_get_nbx) X(ucp_atomic_op_nbx) X(ucp_worker_fence)                 \
     X(ucp_worker_flush_nbx) X(ucp_worker_progress) X(ucp_request_check_status) X(ucp_request_free)              \
-    X(ucs_status_string)
+    X(ucp_worker_get_efd) X(ucp_worker_arm) X(ucs_status_string)
 struct Ucx {
 #define SHMEM_UCX_FIELD(f) decltype(&::f) f;
     SHMEM_UCX_FUNCTIONS(SHMEM_UCX_FIELD)
@@ -82,6 +83,7 @@ struct Net {
     ucp_context_h context;
     ucp_worker_h worker;
     ucp_mem_h memh[regions];
+    int efd;  // the worker's event file descriptor (UCP_FEATURE_WAKEUP)
     uintptr_t lo[regions], len[regions];  // this PE's regions
     const unsigned char *board;  // oshrun's start-up board; null: the launcher's PMIx server has the slots
     Peer *peers;  // npes entries, filled in on first use
@@ -124,10 +126,11 @@ const Slot *slot_of(int pe)
 
 // Progresses the network until done(): a few looks, then looks with the CPU yielded between them (with more PEs
 // than CPUs, the peer that will answer may be waiting for this CPU; Open MPI's waiters yield likewise) for up to
-// yield_ns, then looks between sleeps of nap_ns in the port's futex (shmem_port.hpp: `sleeping`, `wake_seq`), which
-// the PEs of this node wake after they write; the network's arrivals are seen at the next look.
+// yield_ns, then sleeps in poll() on the worker's events, which the network's arrivals raise. A PE of this node
+// that writes and then finds `sleeping` at sleeps_in_poll (shmem_port.hpp, wake_if_sleeping) rings this PE's
+// doorbell through the network (net_wake), which raises them too; the millisecond of poll's timeout is the
+// backstop for writes that ring nothing (plain stores through shmem_ptr).
 constexpr uint64_t yield_ns = 2000000;
-constexpr long nap_ns = 100000;
 template <class Done>
 void progress_until(Done done)
 {
@@ -142,13 +145,13 @@ void progress_until(Done done)
             sched_yield();
             continue;
         }
+        // The order of wait_until's protocol: say it sleeps, fence, look; the writer writes, fences, reads it.
         const uint32_t outer = __atomic_load_n(&sleeping, __ATOMIC_RELAXED);
-        __atomic_store_n(&sleeping, 1u, __ATOMIC_RELAXED);
+        __atomic_store_n(&sleeping, sleeps_in_poll, __ATOMIC_RELAXED);
         fence();
-        const uint32_t seq = __atomic_load_n(&wake_seq, __ATOMIC_SEQ_CST);
-        if (!done()) {
-            static const timespec nap = {0, nap_ns};
-            futex(&wake_seq, FUTEX_WAIT, seq, &nap);
+        if (!done() && ucx.ucp_worker_arm(net.worker) == UCS_OK) {  // (busy: events came meanwhile, look again)
+            pollfd p{net.efd, POLLIN, 0};
+            poll(&p, 1, 1);
         }
         __atomic_store_n(&sleeping, outer, __ATOMIC_RELAXED);
     }
@@ -286,7 +289,7 @@ void net_start(int board_fd)
     if (s != UCS_OK) start_failed("UCX's configuration", s);
     ucp_params_t params{};
     params.field_mask = UCP_PARAM_FIELD_FEATURES;
-    params.features = UCP_FEATURE_RMA | UCP_FEATURE_AMO32 | UCP_FEATURE_AMO64;
+    params.features = UCP_FEATURE_RMA | UCP_FEATURE_AMO32 | UCP_FEATURE_AMO64 | UCP_FEATURE_WAKEUP;
     s = ucx.ucp_init_version(UCP_API_MAJOR, UCP_API_MINOR, &params, config, &net.context);
     ucx.ucp_config_release(config);
     if (s != UCS_OK) start_failed("UCX's initialisation (ucp_init)", s);
@@ -295,6 +298,8 @@ void net_start(int board_fd)
     wp.thread_mode = UCS_THREAD_MODE_SINGLE;
     s = ucx.ucp_worker_create(net.context, &wp, &net.worker);
     if (s != UCS_OK) start_failed("UCX's worker (ucp_worker_create)", s);
+    s = ucx.ucp_worker_get_efd(net.worker, &net.efd);
+    if (s != UCS_OK) start_failed("UCX's event file descriptor (ucp_worker_get_efd)", s);
 
     // This PE's slot: the worker's address and each region's key (in the board, or for PMIx in memory of its own).
     auto *mine = static_cast<Slot *>(net.board != nullptr ? const_cast<unsigned char *>(net.board) + board_header_bytes +
@@ -403,6 +408,19 @@ uint64_t net_amo(AmoOp op, int pe, void *word, unsigned bytes, uint64_t v, uint6
 
 void net_fence() { ucx.ucp_worker_fence(net.worker); }
 
+// PE pe of this node sleeps in poll() on its worker's events (progress_until): a put of a word of its own through
+// the network raises them. Not waited for: its request is released when it completes.
+void net_wake(int pe)
+{
+    static uint32_t doorbell;  // symmetric (static data): the word every wake-up writes, read by nobody
+    ucp_rkey_h rkey;
+    const uint64_t at = remote_address(&doorbell, pe, &rkey);
+    ucp_request_param_t rp{};
+    const ucs_status_ptr_t r = ucx.ucp_put_nbx(peer(pe).ep, &doorbell, sizeof doorbell, at, rkey, &rp);
+    if (UCS_PTR_IS_ERR(r)) op_failed("a wake-up of", pe, UCS_PTR_STATUS(r));
+    if (r != nullptr) ucx.ucp_request_free(r);
+}
+
 void net_stop()
 {
     // This PE's process ends. Every operation of its own is complete (each waits for its completion, and puts for
@@ -465,6 +483,7 @@ void net_get(void *, int, const void *, size_t) { __builtin_trap(); }
 uint64_t net_amo(AmoOp, int, void *, unsigned, uint64_t, uint64_t) { __builtin_trap(); }
 void net_fence() {}
 void net_flush() {}
+void net_wake(int) {}
 void net_stop() {}
 void net_wait(bool (*)(void *), void *) { __builtin_trap(); }
 

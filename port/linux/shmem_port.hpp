@@ -231,9 +231,19 @@ inline void adapt_yield_budget(uint64_t slept)
 inline void check_stack() {}  // the kernel's guard gap below the stack faults at once (crt/linux: the report)
 
 // Wakes PE pe if it said it sleeps; the caller has fenced its stores before (notify, notify_after_rmw).
+// `sleeping` at sleeps_in_poll: the PE sleeps in poll() on its network's events (a run across nodes: net.cpp),
+// which a futex wake-up does not reach; its doorbell through the network does (net_wake).
+inline constexpr uint32_t sleeps_in_poll = 2;
+void net_wake(int pe);
 inline void wake_if_sleeping(int pe)
 {
-    if (__atomic_load_n(remote_ptr(&sleeping, pe), __ATOMIC_RELAXED) != 0) wake(pe);
+    const uint32_t s = __atomic_load_n(remote_ptr(&sleeping, pe), __ATOMIC_RELAXED);
+    if (s != 0) {
+        if (__builtin_expect(s == sleeps_in_poll, 0))
+            net_wake(pe);
+        else
+            wake(pe);
+    }
 }
 
 // A PE's end is seen by the others' waits (port.hpp, ends_observed): the C library's exit announces it (crt/linux),
