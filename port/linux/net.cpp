@@ -406,6 +406,22 @@ uint64_t net_amo(AmoOp op, int pe, void *word, unsigned bytes, uint64_t v, uint6
     return bytes == 4 ? uint64_t(uint32_t(result)) : result;
 }
 
+void net_post(AmoOp op, int pe, void *word, unsigned bytes, uint64_t v)
+{
+    ucp_rkey_h rkey;
+    const uint64_t at = remote_address(word, pe, &rkey);
+    const ucp_atomic_op_t uop = op == AmoOp::and_ ? UCP_ATOMIC_OP_AND
+                                : op == AmoOp::or_ ? UCP_ATOMIC_OP_OR
+                                : op == AmoOp::xor_ ? UCP_ATOMIC_OP_XOR
+                                                    : UCP_ATOMIC_OP_ADD;
+    ucp_request_param_t rp{};
+    rp.op_attr_mask = UCP_OP_ATTR_FIELD_DATATYPE;
+    rp.datatype = ucp_dt_make_contig(bytes);
+    // (the operand is read before the call returns or, for a request, before it completes: it waits for that)
+    const ucs_status_t st = finish_request(ucx.ucp_atomic_op_nbx(peer(pe).ep, uop, &v, 1, at, rkey, &rp));
+    if (st != UCS_OK) op_failed("an atomic operation on", pe, st);
+}
+
 void net_fence() { ucx.ucp_worker_fence(net.worker); }
 
 // PE pe of this node sleeps in poll() on its worker's events (progress_until): a put of a word of its own through
@@ -481,6 +497,7 @@ void net_start(int)
 void net_put(int, void *, const void *, size_t) { __builtin_trap(); }
 void net_get(void *, int, const void *, size_t) { __builtin_trap(); }
 uint64_t net_amo(AmoOp, int, void *, unsigned, uint64_t, uint64_t) { __builtin_trap(); }
+void net_post(AmoOp, int, void *, unsigned, uint64_t) { __builtin_trap(); }
 void net_fence() {}
 void net_flush() {}
 void net_wake(int) {}

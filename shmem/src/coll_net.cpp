@@ -25,7 +25,7 @@ void raise_count(const Group &g, int j, int k)
     const int pe = g.world(j);
     long *f = &g.flags[flag_tree + k];
     if (amo_by_network(pe)) {
-        network_amo(port::AmoOp::add, pe, f, sizeof(long), 1, 0);
+        network_post(port::AmoOp::add, pe, f, sizeof(long), 1);  // (the next barrier's quiet completes it)
     } else {
         __atomic_fetch_add(port::remote_ptr(f, pe), 1L, __ATOMIC_SEQ_CST);
         port::notify(pe);

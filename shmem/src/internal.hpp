@@ -64,6 +64,10 @@ inline uint64_t network_amo(port::AmoOp op, int pe, void *word, unsigned bytes, 
     if constexpr (port::has_network) return port::net_amo(op, pe, word, bytes, v, cond);
     return 0;
 }
+inline void network_post(port::AmoOp op, int pe, void *word, unsigned bytes, uint64_t v)
+{
+    if constexpr (port::has_network) port::net_post(op, pe, word, bytes, v);
+}
 inline void network_fence()
 {
     if constexpr (port::has_network) port::net_fence();

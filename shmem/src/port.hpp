@@ -167,7 +167,9 @@ enum class AmoOp { fetch, set, swap, cswap, add, and_, or_, xor_ };
 //  - net_amo(op, pe, word, bytes, v, cond): the AMO `op` (as atomic_rmw's, with fetch and set) on PE pe's word of
 //    4 or 8 bytes; returns the old value (fetch, swap, cswap, the fetching forms), complete on return. Atomic with
 //    respect to every AMO of the run on that word, the CPU's on reachable PEs included (the port's atomic domain).
-//  - net_fence(): this PE's net_put and net_amo calls before it reach each target before those after it.
+//  - net_post(op, pe, word, bytes, v): the AMO add, and_, or_ or xor_ without its old value: complete (done at
+//    the target) after quiet(), as a put; it costs no round trip.
+//  - net_fence(): this PE's net_put, net_amo and net_post calls before it reach each target before those after it.
 //  - atomics_by_network(): every AMO of the run goes through net_amo, those on reachable PEs (this one's included)
 //    too: the run's atomic domain is the network's (a NIC's atomics are not atomic with respect to the CPU's). The
 //    library's own words that network AMOs reach follow the same rule.
@@ -177,6 +179,7 @@ bool reachable(int pe);
 void net_put(int pe, void *dest, const void *source, size_t n);
 void net_get(void *dest, int pe, const void *source, size_t n);
 uint64_t net_amo(AmoOp op, int pe, void *word, unsigned bytes, uint64_t v, uint64_t cond);
+void net_post(AmoOp op, int pe, void *word, unsigned bytes, uint64_t v);
 void net_fence();
 bool atomics_by_network();
 
