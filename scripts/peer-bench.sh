@@ -16,11 +16,15 @@
 #   --only L   run one library only (e.g. while libshmem's linux target is not there yet)
 #   --timeout  seconds per run before it is killed (default 300; --smoke: 60)
 #   --heap S   symmetric heap of each PE, both libraries (default 96M: peer's 64 MiB streaming buffer + collectives)
+#   --across   every PE a node of its own, both libraries on the same UCX transport: libshmem with oshrun --nodes N
+#              (UCX over TCP between its nodes), Open MPI's OSHMEM with -x UCX_TLS=tcp,self (its SPML is UCX);
+#              smaller default counts (-i 20000 -b 1000 -c 200 -p 1 -m 16) and heap (40M): every operation crosses
+#              TCP (docs/multinode.md)
 #   -- ARGS    arguments for peer instead of the defaults (see bench/peer/peer.c: -i -b -c -p -m)
 set -euo pipefail
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-smoke=0 reps=5 nps="" out="$repo/build-peer" only="" run_timeout="" peer_args=() heap=96M
+smoke=0 reps=5 nps="" out="$repo/build-peer" only="" run_timeout="" peer_args=() heap="" across=0
 die() { echo "peer-bench: $*" >&2; exit 2; }
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -32,6 +36,7 @@ while [ $# -gt 0 ]; do
     --timeout) run_timeout=${2:?}; shift 2 ;;
     --) shift; peer_args=("$@"); break ;;
     --heap) heap=${2:?}; shift 2 ;;
+    --across) across=1; shift ;;
     -h|--help) awk 'NR > 1 && !/^#/ { exit } NR > 1' "$0"; exit 0 ;;
     *) die "unknown argument '$1' (see --help)" ;;
   esac
@@ -45,6 +50,11 @@ if [ "$smoke" = 1 ]; then
   # tiny counts; the streaming buffer stays 64 MiB so the heap sizing is exercised too
   [ ${#peer_args[@]} -gt 0 ] || peer_args=(-i 1000 -b 100 -c 20 -p 1)
 fi
+if [ "$across" = 1 ]; then
+  [ ${#peer_args[@]} -gt 0 ] || peer_args=(-i 20000 -b 1000 -c 200 -p 1 -m 16)
+  heap=${heap:-40M}
+fi
+heap=${heap:-96M}
 nps=${nps:-2,4,16}
 run_timeout=${run_timeout:-300}
 IFS=', ' read -r -a np_list <<< "$nps"
@@ -61,7 +71,7 @@ libs=(libshmem openmpi)
 [[ "$heap" =~ ^[0-9]+[KMG]?$ ]] || die "--heap takes a size such as 96M"
 
 # ---- dependencies (Debian 12 packages only; the same way as scripts/setup.sh) -----------------------------
-packages=(openmpi-bin libopenmpi-dev gnuplot-nox cmake make g++ pkg-config libelf-dev)
+packages=(openmpi-bin libopenmpi-dev gnuplot-nox cmake make g++ pkg-config libelf-dev libucx-dev libpmix-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -133,13 +143,20 @@ libshmem_run=(env "SHMEM_SYMMETRIC_SIZE=$heap" "$prefix/bin/oshrun" --target lin
 ompi_runflags=(--oversubscribe --mca osc ^rdma --mca spml ucx --mca pml ob1 --mca btl self,vader --bind-to none
                -x "SMA_SYMMETRIC_SIZE=$heap")
 [ "$(id -u)" -ne 0 ] || ompi_runflags=(--allow-run-as-root "${ompi_runflags[@]}")
+# --across: the same transport for both. libshmem's oshrun --nodes sets UCX_TLS=tcp for its PEs; OSHMEM's SPML
+# gets UCX_TLS=tcp,self (self: its path to a PE's own memory, which libshmem reaches by loads and stores), and its
+# collectives, which run over Open MPI's point-to-point layer, btl tcp instead of shared memory (vader).
+if [ "$across" = 1 ]; then
+  for i in "${!ompi_runflags[@]}"; do [ "${ompi_runflags[$i]}" != self,vader ] || ompi_runflags[$i]=self,tcp; done
+  ompi_runflags+=(-x UCX_TLS=tcp,self)
+fi
 openmpi_run=("$ompi_run" "${ompi_runflags[@]}")
 
 {
   echo "# peer-bench $(date -u +%Y-%m-%dT%H:%M:%SZ) on $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //'))"
   echo "# libshmem $(git -C "$repo" describe --always --dirty 2>/dev/null || echo '?'); Open MPI $(dpkg-query -W -f='${Version}' openmpi-bin)"
   echo "libshmem: $prefix/bin/oshcc --target linux ${cflags[*]} -o $bin/peer-libshmem $src"
-  echo "libshmem: ${libshmem_run[*]} -np N $bin/peer-libshmem ${peer_args[*]}"
+  echo "libshmem: ${libshmem_run[*]} $([ "$across" = 0 ] || echo '--nodes N ')-np N $bin/peer-libshmem ${peer_args[*]}"
   echo "openmpi:  $ompi_cc ${cflags[*]} -o $bin/peer-openmpi $src"
   echo "openmpi:  ${openmpi_run[*]} -np N $bin/peer-openmpi ${peer_args[*]}"
 } > "$out/commands.txt"
@@ -158,6 +175,7 @@ run_one() {  # run_one <library> <npes> <rep>
   local lib=$1 n=$2 r=$3 f="$raw/$1-np$2-rep$3" status=0 t0 t1
   local -a cmd
   if [ "$lib" = libshmem ]; then cmd=("${libshmem_run[@]}"); else cmd=("${openmpi_run[@]}"); fi
+  [ "$across" = 0 ] || [ "$lib" != libshmem ] || cmd+=(--nodes "$n")
   t0=$EPOCHREALTIME
   timeout --kill-after=10 "$run_timeout" "${cmd[@]}" -np "$n" "$bin/peer-$lib" "${peer_args[@]}" \
     >"$f.out" 2>"$f.err" || status=$?
