@@ -84,6 +84,7 @@ struct Net {
     ucp_worker_h worker;
     ucp_mem_h memh[regions];
     int efd;  // the worker's event file descriptor (UCP_FEATURE_WAKEUP)
+    bool unflushed;  // a put or a posted AMO since the last flush: quiet() flushes only then (a flush is a round trip)
     uintptr_t lo[regions], len[regions];  // this PE's regions
     const unsigned char *board;  // oshrun's start-up board; null: the launcher's PMIx server has the slots
     Peer *peers;  // npes entries, filled in on first use
@@ -364,6 +365,7 @@ template <bool Put>
 void transfer(int pe, const void *object, void *buffer, size_t n)
 {
     if (n == 0) return;
+    if (Put) net.unflushed = true;
     ucp_rkey_h rkey;
     const uint64_t at = remote_address(object, pe, &rkey);
     ucp_request_param_t rp{};
@@ -374,6 +376,12 @@ void transfer(int pe, const void *object, void *buffer, size_t n)
 }  // namespace
 
 void net_put(int pe, void *dest, const void *source, size_t n) { transfer<true>(pe, dest, const_cast<void *>(source), n); }
+void net_put_signal(int pe, void *dest, const void *source, size_t n)
+{
+    const bool unflushed = net.unflushed;
+    transfer<true>(pe, dest, const_cast<void *>(source), n);
+    net.unflushed = unflushed;  // (its target waits for it; nobody waits for its completion)
+}
 void net_get(void *dest, int pe, const void *source, size_t n) { transfer<false>(pe, source, dest, n); }
 
 uint64_t net_amo(AmoOp op, int pe, void *word, unsigned bytes, uint64_t v, uint64_t cond)
@@ -408,6 +416,7 @@ uint64_t net_amo(AmoOp op, int pe, void *word, unsigned bytes, uint64_t v, uint6
 
 void net_post(AmoOp op, int pe, void *word, unsigned bytes, uint64_t v)
 {
+    net.unflushed = true;
     ucp_rkey_h rkey;
     const uint64_t at = remote_address(word, pe, &rkey);
     const ucp_atomic_op_t uop = op == AmoOp::and_ ? UCP_ATOMIC_OP_AND
@@ -458,6 +467,8 @@ void net_stop()
 
 void net_flush()
 {
+    if (!net.unflushed) return;
+    net.unflushed = false;
     ucp_request_param_t rp{};
     const ucs_status_t st = finish_request(ucx.ucp_worker_flush_nbx(net.worker, &rp));
     if (st != UCS_OK) {
@@ -498,6 +509,7 @@ void net_put(int, void *, const void *, size_t) { __builtin_trap(); }
 void net_get(void *, int, const void *, size_t) { __builtin_trap(); }
 uint64_t net_amo(AmoOp, int, void *, unsigned, uint64_t, uint64_t) { __builtin_trap(); }
 void net_post(AmoOp, int, void *, unsigned, uint64_t) { __builtin_trap(); }
+void net_put_signal(int, void *, const void *, size_t) { __builtin_trap(); }
 void net_fence() {}
 void net_flush() {}
 void net_wake(int) {}

@@ -163,6 +163,8 @@ enum class AmoOp { fetch, set, swap, cswap, add, and_, or_, xor_ };
 // this PE's own symmetric memory: the port finds PE pe's copy of the object.
 //  - net_put(pe, dest, source, n): n bytes from source to PE pe's dest; source may be reused on return; the bytes
 //    are in place at the target after quiet() (which completes the network's puts as well as the stores).
+//  - net_put_signal(pe, dest, source, n): net_put of a flag that its target waits for (a barrier's round, after
+//    the barrier's quiet): quiet() need not complete it.
 //  - net_get(dest, pe, source, n): n bytes from PE pe's source into dest, there on return.
 //  - net_amo(op, pe, word, bytes, v, cond): the AMO `op` (as atomic_rmw's, with fetch and set) on PE pe's word of
 //    4 or 8 bytes; returns the old value (fetch, swap, cswap, the fetching forms), complete on return. Atomic with
@@ -177,6 +179,7 @@ enum class AmoOp { fetch, set, swap, cswap, add, and_, or_, xor_ };
 // the port's waits progress the network, and with has_network a wait's done() may be true without any notify.
 bool reachable(int pe);
 void net_put(int pe, void *dest, const void *source, size_t n);
+void net_put_signal(int pe, void *dest, const void *source, size_t n);
 void net_get(void *dest, int pe, const void *source, size_t n);
 uint64_t net_amo(AmoOp op, int pe, void *word, unsigned bytes, uint64_t v, uint64_t cond);
 void net_post(AmoOp op, int pe, void *word, unsigned bytes, uint64_t v);

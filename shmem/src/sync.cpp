@@ -41,7 +41,7 @@ Dissemination dissemination;
     if constexpr (port::has_network) {
         if (__builtin_expect(r->theirs == nullptr, 0)) {
             const int d = 1 << (r - b.rounds), n = port::n_pes(), me = port::my_pe();
-            network_put(me + d < n ? me + d : me + d - n, const_cast<uint32_t *>(&r->flag), &epoch, sizeof epoch);
+            network_put_signal(me + d < n ? me + d : me + d - n, const_cast<uint32_t *>(&r->flag), &epoch, sizeof epoch);
             return true;
         }
     }
