@@ -143,5 +143,12 @@ if [ -n "$linux_build" ]; then
   # shellcheck disable=SC2046  # the flags are meant to split
   cc -o pc-linux "$app/app.c" $(PKG_CONFIG_PATH=$prefix/lib/pkgconfig pkg-config --cflags --libs libshmem-linux)
   run pc-linux
+  # The same installed program across emulated nodes (UCX between them), and started by mpirun (PMIx) where the
+  # build has the network: nothing in the program or its link line changes.
+  if grep -q '^SHMEM_CAPABILITIES:INTERNAL=.*multinode' "$linux_build/CMakeCache.txt" && command -v mpirun >/dev/null; then
+    run app-linux --nodes 2
+    OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1 \
+      run app-linux --hosts localhost --nodes 2
+  fi
 fi
 step "all install checks passed"
