@@ -26,6 +26,14 @@ using namespace oshrun;
 
 namespace {
 
+// A file's whole contents ("" if it cannot be read).
+std::string slurp(const std::string& path) {
+    std::ifstream f(path);
+    std::stringstream s;
+    s << f.rdbuf();
+    return s.str();
+}
+
 #define EXPECT_HAS(haystack, needle) EXPECT_NE(std::string(haystack).find(needle), std::string::npos) << (haystack)
 
 Failure usage_failure(const std::vector<std::string>& args) {
@@ -454,12 +462,6 @@ protected:
         err = slurp(dir.path() + "/err");
         return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
     }
-    std::string slurp(const std::string& path) {
-        std::ifstream f(path);
-        std::stringstream s;
-        s << f.rdbuf();
-        return s.str();
-    }
 };
 
 TEST_F(Oshrun, DryRun) {
@@ -824,12 +826,6 @@ protected:
         out = slurp(dir.path() + "/out");
         err = slurp(dir.path() + "/err");
         return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    }
-    std::string slurp(const std::string& path) {
-        std::ifstream f(path);
-        std::stringstream s;
-        s << f.rdbuf();
-        return s.str();
     }
     // A stand-in launcher: records its process id, its arguments (one a line) and its environment, exits 7.
     std::string fake_launcher(const std::string& name) {
