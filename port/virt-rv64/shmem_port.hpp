@@ -182,11 +182,17 @@ inline constexpr uint64_t backstop_ticks = 10000;  // 1 ms at 10 MHz
 
 // Wall-clock time (CLOCK_REALTIME, gettimeofday, time), nanoseconds since the epoch. Only QEMU's virt has this
 // device at this address: a board port gives 0 here (or its own RTC).
+// A read of the low word latches the high word, and the latch is the device's, shared by every hart: another hart's
+// low read between ours and our high read re-latches it, later. That later high word differs from ours only if the
+// low word wrapped in between (every 2^32 ns), and then a second low read is below the first: read again.
 inline uint64_t rtc_ns()
 {
     volatile uint32_t *rtc = reinterpret_cast<volatile uint32_t *>(0x101000u);
-    const uint32_t lo = rtc[0];  // latches the high word
-    return uint64_t(rtc[1]) << 32 | lo;
+    for (;;) {
+        const uint32_t lo = rtc[0];
+        const uint32_t hi = rtc[1];
+        if (rtc[0] >= lo) return uint64_t(hi) << 32 | lo;
+    }
 }
 
 // Raise PE `pe`'s software interrupt unconditionally.
