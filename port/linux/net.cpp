@@ -12,14 +12,17 @@
 // Completion: a put returns when its source may be reused; quiet() flushes the worker (net_flush), so every put
 // is in place at its target after it. A get and an AMO wait for their result. Transports that emulate RMA in
 // software (TCP) move the others' puts into this PE's memory only while this PE progresses the worker: every wait
-// of the port does (net_wait), as does every wait for a request here.
+// of the port does (net_wait), as does every wait for a request here, and between them the progress thread does
+// (SHMEM_PROGRESS_INTERVAL): a PE that computes, or polls its memory with shmem_test, still answers the others.
 #if SHMEM_NET_UCX
 #include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
 #include <limits.h>
 #include <poll.h>
+#include <pthread.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -88,6 +91,12 @@ struct Net {
     uintptr_t lo[regions], len[regions];  // this PE's regions
     const unsigned char *board;  // oshrun's start-up board; null: the launcher's PMIx server has the slots
     Peer *peers;  // npes entries, filled in on first use
+    // The progress thread (progress_main), if it runs; the worker is then UCS_THREAD_MODE_MULTI.
+    uint64_t progress_ns;  // its period (SHMEM_PROGRESS_INTERVAL); 0: no thread
+    uint32_t waiting;      // the PE's own thread is in progress_until, progressing the worker itself
+    uint32_t waits;        // progress_until's calls so far (modulo 2^32)
+    uint32_t stopping;     // net_stop: the thread stops looking (a futex word: it wakes the thread)
+    uint32_t parked;       // the thread has stopped, for good (a futex word: net_stop waits for it)
 } net;
 
 [[noreturn]] void start_failed(const char *what, ucs_status_t st)
@@ -136,10 +145,13 @@ template <class Done>
 void progress_until(Done done)
 {
     uint64_t start = 0;
+    // (Nested calls are not made: a wait's done() does not wait.)
+    __atomic_store_n(&net.waiting, 1u, __ATOMIC_RELAXED);
+    __atomic_store_n(&net.waits, net.waits + 1, __ATOMIC_RELAXED);  // (only this thread writes it)
     for (unsigned i = 0;; ++i) {
         while (ucx.ucp_worker_progress(net.worker) != 0) {
         }
-        if (done()) return;
+        if (done()) break;
         if (i < 16) continue;
         if (i == 16) start = now_ns();
         if (now_ns() - start < yield_ns) {
@@ -156,6 +168,52 @@ void progress_until(Done done)
         }
         __atomic_store_n(&sleeping, outer, __ATOMIC_RELAXED);
     }
+    __atomic_store_n(&net.waiting, 0u, __ATOMIC_RELAXED);
+}
+
+// The progress thread: once a period it empties the worker's queue of work (the others' puts, gets and AMOs on
+// this PE's memory, over a transport that emulates them), unless the PE's own thread has been in a wait, which
+// progresses the worker itself, at any time since the last look: so it works only for a PE that has been away
+// from the network for a whole period, and never takes the events that wake a PE's wait. Its signals are blocked
+// but for the faults (a signal for the process goes to the PE's thread; a fault in this one is reported as any).
+void *progress_main(void *)
+{
+    const timespec period{time_t(net.progress_ns / 1000000000u), long(net.progress_ns % 1000000000u)};
+    uint32_t seen = 0;
+    while (__atomic_load_n(&net.stopping, __ATOMIC_ACQUIRE) == 0) {
+        futex(&net.stopping, FUTEX_WAIT, 0, &period);
+        const uint32_t waits = __atomic_load_n(&net.waits, __ATOMIC_RELAXED);
+        if (waits != seen || __atomic_load_n(&net.waiting, __ATOMIC_RELAXED) != 0) {
+            seen = waits;
+            continue;
+        }
+        while (ucx.ucp_worker_progress(net.worker) != 0) {
+        }
+    }
+    // Parked, not ended: the process's end ends it. (A thread's end in this runtime's processes faults under
+    // ThreadSanitizer, in the thread's own exit; nothing is lost by never ending it.)
+    __atomic_store_n(&net.parked, 1u, __ATOMIC_RELEASE);
+    futex(&net.parked, FUTEX_WAKE, 1, nullptr);
+    for (;;) futex(&net.stopping, FUTEX_WAIT, 1, nullptr);
+}
+
+// SHMEM_PROGRESS_INTERVAL: the progress thread's period in microseconds (Sandia OpenSHMEM's name); 0, none.
+// Default 1000: a target that computes answers within a millisecond, for a wake-up a millisecond's cost.
+uint64_t progress_interval_ns()
+{
+    const char *v = getenv("SHMEM_PROGRESS_INTERVAL");
+    if (v == nullptr) return 1000000;
+    char *end;
+    errno = 0;
+    const unsigned long long us = strtoull(v, &end, 10);
+    if (*v < '0' || *v > '9' || *end != '\0' || errno != 0 || us > 10000000) {
+        Message m;
+        m.s("libshmem: start-up: PE ").i(geometry.pe).s(": SHMEM_PROGRESS_INTERVAL = '").s(v)
+            .s("'; expected microseconds between the progress thread's looks, 0 (no thread) to 10000000");
+        m.write_early();
+        _exit(127);
+    }
+    return us * 1000;
 }
 
 // Waits for a request of this PE's (a null one is complete); its status.
@@ -296,7 +354,8 @@ void net_start(int board_fd)
     if (s != UCS_OK) start_failed("UCX's initialisation (ucp_init)", s);
     ucp_worker_params_t wp{};
     wp.field_mask = UCP_WORKER_PARAM_FIELD_THREAD_MODE;
-    wp.thread_mode = UCS_THREAD_MODE_SINGLE;
+    net.progress_ns = progress_interval_ns();
+    wp.thread_mode = net.progress_ns != 0 ? UCS_THREAD_MODE_MULTI : UCS_THREAD_MODE_SINGLE;
     s = ucx.ucp_worker_create(net.context, &wp, &net.worker);
     if (s != UCS_OK) start_failed("UCX's worker (ucp_worker_create)", s);
     s = ucx.ucp_worker_get_efd(net.worker, &net.efd);
@@ -341,6 +400,18 @@ void net_start(int board_fd)
 
     net.peers = static_cast<Peer *>(calloc(size_t(geometry.npes), sizeof(Peer)));
     if (net.peers == nullptr) start_failed("no memory for the table of peers", UCS_OK);
+
+    if (net.progress_ns != 0) {
+        sigset_t all, old;
+        sigfillset(&all);
+        static const int faults[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP, SIGABRT, SIGSYS};
+        for (int sig : faults) sigdelset(&all, sig);
+        pthread_sigmask(SIG_SETMASK, &all, &old);
+        pthread_t thread;
+        const int e = pthread_create(&thread, nullptr, progress_main, nullptr);
+        pthread_sigmask(SIG_SETMASK, &old, nullptr);
+        if (e != 0) start_failed("cannot start the progress thread (SHMEM_PROGRESS_INTERVAL=0 runs without)", UCS_OK);
+    }
 
     if (net.board == nullptr) {  // through PMIx: one fence that collects every PE's slot
         pmix_publish(mine, sizeof(Slot) + used);
@@ -454,6 +525,11 @@ void net_stop()
     // them, as Open MPI's SPML does before it fences, made UCX 1.13 over TCP abort a worker now and then: "failed to
     // modify event handler", a connection's socket gone from the worker's event set in the middle of the closing.)
     net_flush();
+    if (net.progress_ns != 0) {  // (progress_until below progresses; then the exit handlers release UCX)
+        __atomic_store_n(&net.stopping, 1u, __ATOMIC_RELEASE);
+        futex(&net.stopping, FUTEX_WAKE, 1, nullptr);
+        while (__atomic_load_n(&net.parked, __ATOMIC_ACQUIRE) == 0) futex(&net.parked, FUTEX_WAIT, 0, nullptr);
+    }
     if (net.board == nullptr) {  // a PMIx fence, which this PE progresses the network through
         bool done = false;
         pmix_fence_start(&done);

@@ -23,6 +23,18 @@
 //   - a releaser whose successor has joined (swapped the tail) but not yet linked sleeps until its next is set;
 //     the successor stores it right after its swap, then notifies the releaser.
 // The queue is FIFO: PEs get the lock in the order their swaps reached the tail.
+//
+// Across nodes (a port with a network, in a run that spans nodes; 8-byte long only): a queue may link PEs that
+// reach each other only through the network, whose writes are AMOs (a put has no atomicity to speak of), and a
+// node's next and state may then change at the same time by two writers of different paths. So in such a run every
+// write to a queue node is a 32-bit AMO on its word (bytes 4-7: next | state << 16, little-endian), this PE's own
+// included, through amo.cpp, which takes the run's one atomic domain (the CPU's, or the network's for every PE):
+//   link:       fetch_or of PE + 1 into the predecessor's word, whose next is 0;
+//   hand-over:  fetch_xor of (waiting ^ holding) << 16 into the successor's word, whose state is waiting;
+//   own:        fetch_xor of (from ^ to) << 16 (a successor may link meanwhile), or a swap of the whole word when
+//               no other PE can write it.
+// The AMOs are the fetching ones: each is complete when it returns, as the stores it replaces are ordered. They
+// notify an on-node target like every AMO; an off-node target's wait progresses the network, whose arrival wakes it.
 #include "team.hpp"
 
 using namespace shmem;
@@ -122,9 +134,38 @@ inline LockWord *check_lock(const char *routine, long *lock)
     check_init(routine);
     check_symmetric(routine, "lock", lock, sizeof *lock);
     check_aligned(routine, "lock", lock, sizeof *lock);
-    if constexpr (port::has_network)
+    if constexpr (port::has_network && sizeof(long) != 8)  // (the node's word below needs the 8-byte encoding)
         check_within_reach(routine, "a lock (its queue may link every PE of the run)", 0, port::n_pes() - 1);
     return reinterpret_cast<LockWord *>(lock);
+}
+
+// The run spans nodes: the queue's nodes are written by AMOs (above). A constant false without a network.
+inline bool across_nodes()
+{
+    if constexpr (port::has_network && sizeof(long) == 8) return by_network(0) || by_network(port::n_pes() - 1);
+    return false;
+}
+#if __SIZEOF_LONG__ == 8
+static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ || !port::has_network, "node word: next | state << 16");
+inline uint32_t *node_word(LockWord *w) { return reinterpret_cast<uint32_t *>(&w->next); }
+#else
+uint32_t *node_word(LockWord *w);  // (never called: across_nodes() is false)
+#endif
+// This PE's state from `from` to `to` while a successor may link.
+inline void change_state(LockWord *w, Node from, Node to)
+{
+    if (across_nodes())
+        pshmem_uint32_atomic_fetch_xor(node_word(w), uint32_t(from ^ to) << 16, port::my_pe());
+    else
+        set_state(w, to);
+}
+// This PE's node while no other PE can write it.
+inline void reset_own(LockWord *w, Node state)
+{
+    if (across_nodes())
+        pshmem_uint32_atomic_swap(node_word(w), uint32_t(state) << 16, port::my_pe());  // (a set may be posted)
+    else
+        set_own(w, state);
 }
 
 [[noreturn]] void fail_lock(const char *routine, const long *lock, const char *what)
@@ -156,17 +197,21 @@ void shmem_set_lock(long *lock)
     // (A load and a compare, in every build that keeps the cheap checks: a second set would wait for itself.)
     if constexpr (cheap_checks)
         if (state_of(w) != idle) fail_lock(routine, lock, "is already held by this PE (locks are not recursive)");
-    set_own(w, waiting);
+    reset_own(w, waiting);
     port::fence();  // the node is ready before a successor can find this PE in the tail
     const Tail prev = lock_tail_swap(&w->tail, me1(), home_of(lock));  // a full barrier
     if (prev == 0) {
-        set_state(w, holding);  // (a successor may be linking already)
+        change_state(w, waiting, holding);  // (a successor may be linking already)
         return;
     }
     // Link behind the predecessor, wake it in case it is releasing and waits for the link, then sleep until it
     // hands the lock over.
-    set_next(port::remote_ptr(w, int(prev) - 1), Node(me1()));
-    port::notify(int(prev) - 1);
+    if (across_nodes()) {
+        pshmem_uint32_atomic_fetch_or(node_word(w), uint32_t(me1()), int(prev) - 1);
+    } else {
+        set_next(port::remote_ptr(w, int(prev) - 1), Node(me1()));
+        port::notify(int(prev) - 1);
+    }
     // The predecessor hands it over: a report instead of a hang if it ends first, holding the lock.
     const int holder = int(prev) - 1;
     if constexpr (checks && port::ends_observed) current_routine = routine;  // the swap's AMO named itself
@@ -177,11 +222,11 @@ int shmem_test_lock(long *lock)
 {
     LockWord *w = check_lock("shmem_test_lock", lock);
     if (state_of(w) != idle) return 1;  // held by this PE
-    set_own(w, idle);
+    reset_own(w, idle);
     port::fence();
     // Join only an empty queue: never waits.
     if (lock_tail_compare_swap(&w->tail, 0, me1(), home_of(lock)) != 0) return 1;
-    set_state(w, holding);  // (a successor may be linking already)
+    change_state(w, idle, holding);  // (a successor may be linking already)
     return 0;
 }
 
@@ -200,15 +245,20 @@ void shmem_clear_lock(long *lock)
     if (next == 0) {
         // No successor linked: leave an empty queue, unless one has just joined (the tail is no longer us).
         if (lock_tail_compare_swap(&w->tail, me1(), 0, home_of(lock)) == me1()) {
-            set_state(w, idle);
+            change_state(w, holding, idle);  // (no successor: none can link now)
             return;
         }
         port::wait_until([w] { return next_of(w) != 0; });
         next = next_of(w);
     }
-    set_own(w, idle);
-    set_state(port::remote_ptr(w, int(next) - 1), holding);  // (its successor may be linking meanwhile)
-    port::notify(int(next) - 1);
+    reset_own(w, idle);
+    // (its successor may be linking meanwhile)
+    if (across_nodes()) {
+        pshmem_uint32_atomic_fetch_xor(node_word(w), uint32_t(waiting ^ holding) << 16, int(next) - 1);
+    } else {
+        set_state(port::remote_ptr(w, int(next) - 1), holding);
+        port::notify(int(next) - 1);
+    }
 }
 
 }  // extern "C"

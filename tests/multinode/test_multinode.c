@@ -4,11 +4,11 @@
  *  - puts, gets, AMOs and put-with-signal reach every PE, on this node or another, in every direction at once,
  *    with shmem_quiet completing them and shmem_barrier_all ordering them;
  *  - a reduction on SHMEM_TEAM_SHARED (one node) and on SHMEM_TEAM_WORLD (every node) gives the sum;
- *  - the symmetric heap is symmetric across nodes.
+ *  - the symmetric heap is symmetric across nodes;
+ *  - a PE that polls with shmem_int_test (no wait, no progress of its own) still answers a get and takes a put.
  * The node layout comes from oshrun's environment (SHMEM_LINUX_NODE_FIRST/NPES), or under a PMIx launcher on one
  * machine from SHMEM_LINUX_EMULATED_NODES: the test checks the library's view against it (under a PMIx launcher
- * across machines, SHMEM_TEAM_SHARED is taken as the node, and the rest is checked against it). Argument "refuse": a lock
- * in a run that spans nodes, which this libshmem refuses with a report (status 134). */
+ * across machines, SHMEM_TEAM_SHARED is taken as the node, and the rest is checked against it). */
 #include <shmem.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -32,7 +32,7 @@ static int env_int(const char *name, int otherwise)
     return v != NULL ? atoi(v) : otherwise;
 }
 
-int main(int argc, char **argv)
+int main(void)
 {
     shmem_init();
     const int me = shmem_my_pe(), n = shmem_n_pes();
@@ -50,14 +50,6 @@ int main(int argc, char **argv)
         /* a real launch across machines: the node is what SHMEM_TEAM_SHARED says, and the rest must agree */
         first = shmem_team_translate_pe(SHMEM_TEAM_SHARED, 0, SHMEM_TEAM_WORLD);
         count = shmem_team_n_pes(SHMEM_TEAM_SHARED);
-    }
-
-    if (argc > 1 && strcmp(argv[1], "refuse") == 0) {
-        static long lock;
-        shmem_set_lock(&lock);  /* ends the run with 134 where the run spans nodes */
-        shmem_clear_lock(&lock);
-        shmem_finalize();
-        return 0;
     }
 
     /* The library's view of the node. */
@@ -165,6 +157,25 @@ int main(int argc, char **argv)
     shmem_barrier_all();
     CHECK(h[left % 64] == left, "heap word %d = %ld from PE %d", left % 64, h[left % 64], left);
     shmem_free(h);
+
+    /* Progress without the target: PE 0 polls a flag with shmem_int_test, which reads its memory and calls nothing
+     * else, while the last PE (on another node) reads PE 0's heap word and data and then sets the flag. Over a
+     * transport that emulates RMA (TCP), PE 0's progress thread (SHMEM_PROGRESS_INTERVAL) is what answers both. */
+    static int away;
+    static long answer;
+    answer = 1000 + me;
+    shmem_barrier_all();
+    if (n > 1 && me == n - 1) {
+        const long a = shmem_long_g(&answer, 0);
+        CHECK(a == 1000, "PE 0's answer = %ld while it polls; expected 1000", a);
+        shmem_int_p(&away, 1, 0);
+        shmem_quiet();
+    } else if (n > 1 && me == 0) {
+        unsigned long looks = 0;
+        while (!shmem_int_test(&away, SHMEM_CMP_EQ, 1)) ++looks;
+        CHECK(away == 1, "away = %d after %lu looks", away, looks);
+    }
+    shmem_barrier_all();
 
     shmem_finalize();
     return 0;
