@@ -557,6 +557,14 @@ void net_flush()
 }
 
 
+// A look at the network, without waiting; the progress thread need not look for this period.
+void net_progress_now()
+{
+    __atomic_store_n(&net.waits, net.waits + 1, __ATOMIC_RELAXED);
+    while (ucx.ucp_worker_progress(net.worker) != 0) {
+    }
+}
+
 // A wait of a run across nodes (wait_until): done() and the network, looked at in turn.
 void net_wait(bool (*done)(void *), void *arg)
 {
@@ -588,6 +596,7 @@ void net_post(AmoOp, int, void *, unsigned, uint64_t) { __builtin_trap(); }
 void net_put_signal(int, void *, const void *, size_t) { __builtin_trap(); }
 void net_fence() {}
 void net_flush() {}
+void net_progress_now() {}
 void net_wake(int) {}
 void net_stop() {}
 void net_wait(bool (*)(void *), void *) { __builtin_trap(); }

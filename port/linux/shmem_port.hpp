@@ -81,6 +81,11 @@ inline bool reachable(int pe) { return unsigned(pe - geometry.node_first) < unsi
 inline bool atomics_by_network() { return geometry.net_atomics; }
 void net_start(int board_fd);                          // crt/linux: the exchange of addresses and keys
 void net_flush();                                      // every put of this PE is in place at its target
+void net_progress_now();                               // net_progress of a run across nodes
+inline void net_progress()
+{
+    if (__builtin_expect(geometry.networked, 0)) net_progress_now();
+}
 void net_wait(bool (*done)(void *), void *arg);        // a wait that progresses the network (wait_until)
 void net_stop();                                       // this PE's process ends (crt/linux: at exit)
 

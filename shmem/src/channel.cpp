@@ -19,6 +19,13 @@
 // (port::msg_send) and the receiver's port hands it to receive_message below, which stores it into the same slots
 // and counts it in `posted` itself; the receiver polls the network before it looks at `posted`. The credits and
 // `acked` are as above. Which channels do so is the receiver's choice at initialisation (message_words_used).
+//
+// On a port with a network (port::has_network), a channel whose endpoints are on different nodes keeps no
+// pointer to the other copy (peer is null): the value goes by a network put, then after a network fence the count
+// by a posted network add of 1 (an AMO: `posted` and `acked` each have one writer, and an add is atomic where a
+// put's bytes need not be); the receiver hands a slot back by an add of 1 to `acked`. The network's arrival wakes
+// a waiting side (no notify, no ack_wanted), and a side that only polls (has_value, has_credit, the sets' scans)
+// moves the network along itself (network_progress).
 #include "internal.hpp"
 
 using namespace shmem;
@@ -53,7 +60,8 @@ struct Channel {
     uint32_t ack_wanted;
     // Private to each endpoint, set by shmemx_channel_init: the other endpoint's copy of the channel (the
     // receiver's on the sender, the sender's on the receiver, its own on a PE that is both), so no transfer
-    // recomputes a remote address. Partitions do not move during a run.
+    // recomputes a remote address. Partitions do not move during a run. Null: the other endpoint is reached
+    // through the network (port::has_network only).
     Channel *peer;
     uint32_t sent;              // sender: values sent so far
     uint32_t taken;             // receiver: values taken so far
@@ -84,6 +92,14 @@ static_assert(sizeof(Set) <= sizeof(shmemx_channel_set_t), "shmemx_channel_set_t
 inline Channel *chan(shmemx_channel_t *ch) { return reinterpret_cast<Channel *>(ch); }
 
 enum : uint32_t { mode_unset = 0, mode_memory = 1, mode_message = 2 };
+
+// The other endpoint is reached through the network (a constant false without one). Such a channel's values never
+// go as messages (a message network is the node's).
+inline bool across_network(const Channel *c)
+{
+    if constexpr (port::has_network) return c->peer == nullptr;
+    return false;
+}
 
 inline uint32_t load_acquire(const uint32_t *p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
 inline void store_relaxed(uint32_t *p, uint32_t v) { __atomic_store_n(p, v, __ATOMIC_RELAXED); }
@@ -142,7 +158,8 @@ void choose_mode(Channel *c, const Channel *old)
             return;
         }
         const unsigned words = c->slots * port::msg_words;
-        if (c->sender != me && port::msg_fits(c) && message_words_used + words <= port::msg_budget) {
+        if (c->sender != me && !across_network(c) && port::msg_fits(c) &&
+            message_words_used + words <= port::msg_budget) {
             port::set_msg_handler(receive_message);
             message_words_used += words;
             c->mode = mode_message;
@@ -224,6 +241,7 @@ inline void check_endpoint(const char *routine, const void *ch, const Channel *c
 inline bool has_credit(Channel *c)
 {
     if (c->credit != 0) return true;
+    if (across_network(c)) network_progress();
     c->credit = c->slots - (c->sent - load_acquire(&c->acked));
     return c->credit != 0;
 }
@@ -231,6 +249,16 @@ inline bool has_credit(Channel *c)
 // Sender, with a free slot: value, fence, count, wake (or one message, which is all three).
 inline void post(const void *ch, Channel *c, uint64_t value)
 {
+    if (across_network(c)) {
+        const uint32_t i = c->send_index;
+        network_put(c->receiver, &c->value[i], &value, sizeof value);
+        network_fence();  // the value before the count
+        network_post(port::AmoOp::add, c->receiver, &c->posted, sizeof c->posted, 1);
+        ++c->sent;
+        c->send_index = i + 1 == c->slots ? 0 : i + 1;
+        --c->credit;
+        return;
+    }
     // Without a message network msg_send is declared and never defined: not even an unoptimized build names it.
     if constexpr (port::has_msg_channel) {
         if (sends_messages(ch, c)) {
@@ -270,6 +298,7 @@ inline bool has_value(const Channel *c)
 {
     if constexpr (Msg)
         if (c->mode == mode_message) port::msg_poll();
+    if (across_network(c)) network_progress();
     return load_acquire(&c->posted) != c->taken;
 }
 
@@ -283,6 +312,10 @@ inline uint64_t take(Channel *c)
     Channel *s = c->peer;
     // The value is read before the slot is handed back: after this store the sender may overwrite it.
     port::fence();
+    if (across_network(c)) {
+        network_post(port::AmoOp::add, c->sender, &c->acked, sizeof c->acked, 1);
+        return value;
+    }
     store_relaxed(&s->acked, taken);
     // The count before the look at the flag (the other half of wait_for_credit's argument).
     port::fence();
@@ -308,6 +341,7 @@ template <bool Msg = port::has_msg_channel>
 inline int ready_index(const Set *s)
 {
     if constexpr (Msg) port::msg_poll();  // message channels count their values as they are sorted in
+    network_progress();  // (channels across the network count theirs as they arrive)
     int i = scan(s, s->next, s->n);
     if (i < 0) i = scan(s, 0, s->next);
     // The value is read after the count that announced it (what load_acquire does in has_value).
@@ -374,10 +408,6 @@ void shmemx_channel_init(shmemx_channel_t *ch, int sender, int receiver, int slo
             .i(max_slots).s(")");
         u.fail();
     }
-    if constexpr (port::has_network) {
-        const int other = port::my_pe() == receiver ? sender : receiver;
-        check_within_reach(routine, "a channel", other, other);
-    }
     Channel *c = chan(ch);
     const Channel old = *c;
     *c = Channel{};
@@ -385,7 +415,8 @@ void shmemx_channel_init(shmemx_channel_t *ch, int sender, int receiver, int slo
     c->slots = uint32_t(slots);
     c->sender = sender;
     c->receiver = receiver;
-    c->peer = port::remote_ptr(c, port::my_pe() == receiver ? sender : receiver);
+    const int other = port::my_pe() == receiver ? sender : receiver;
+    c->peer = by_network(other) ? nullptr : port::remote_ptr(c, other);
     choose_mode(c, &old);
     c->magic = channel_magic;
 }

@@ -76,6 +76,11 @@ inline void network_fence()
 {
     if constexpr (port::has_network) port::net_fence();
 }
+// Called on every port: nothing without a network.
+inline void network_progress()
+{
+    if constexpr (port::has_network) port::net_progress();
+}
 // PE pe's copy of the word at `local` (a word of the library's own), by an atomic load (of memory order Order)
 // where remote_ptr reaches it, else through the network.
 template <int Order = __ATOMIC_ACQUIRE, class T>

@@ -149,7 +149,7 @@ inline bool across_nodes()
 static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ || !port::has_network, "node word: next | state << 16");
 inline uint32_t *node_word(LockWord *w) { return reinterpret_cast<uint32_t *>(&w->next); }
 #else
-uint32_t *node_word(LockWord *w);  // (never called: across_nodes() is false)
+inline uint32_t *node_word(LockWord *) { __builtin_unreachable(); }  // (across_nodes() is false)
 #endif
 // This PE's state from `from` to `to` while a successor may link.
 inline void change_state(LockWord *w, Node from, Node to)

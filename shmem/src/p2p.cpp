@@ -48,6 +48,7 @@ struct WaitSet {
 template <class T>
 int test_all(const WaitSet<T> &s)
 {
+    network_progress();
     for (size_t i = 0; i < s.n; ++i)
         if (s.member(i) && !s.ok(i)) return 0;
     return 1;
@@ -68,6 +69,7 @@ size_t test_any(const WaitSet<T> &s)
     const uintptr_t a = reinterpret_cast<uintptr_t>(s.ivars);
     Rotor &r = rotors[(a >> 3 ^ a >> 7) & 7];
     const size_t start = r.ivars == s.ivars && r.next < s.n ? r.next : 0;
+    network_progress();
     for (size_t k = 0, i = start; k < s.n; ++k, i = i + 1 == s.n ? 0 : i + 1) {
         if (s.member(i) && s.ok(i)) {
             r = {s.ivars, i + 1};
@@ -81,6 +83,7 @@ template <class T>
 size_t test_some(const WaitSet<T> &s, size_t *indices)
 {
     size_t k = 0;
+    network_progress();
     for (size_t i = 0; i < s.n; ++i)
         if (s.member(i) && s.ok(i)) indices[k++] = i;
     return k;

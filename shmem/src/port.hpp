@@ -175,6 +175,10 @@ enum class AmoOp { fetch, set, swap, cswap, add, and_, or_, xor_ };
 //  - atomics_by_network(): every AMO of the run goes through net_amo, those on reachable PEs (this one's included)
 //    too: the run's atomic domain is the network's (a NIC's atomics are not atomic with respect to the CPU's). The
 //    library's own words that network AMOs reach follow the same rule.
+//  - net_progress(): moves what has arrived for this PE (the others' puts and AMOs into its memory, over a network
+//    that emulates RMA in software) without waiting; nothing where the run has no PE beyond reach. The core calls
+//    it where a routine looks at this PE's memory without waiting (shmem_test and its array forms,
+//    shmem_signal_fetch, the channels' receives), so that a loop of them moves the network along.
 // The others' puts into this PE's memory may need this PE to move them (a network that emulates RMA in software):
 // the port's waits progress the network, and with has_network a wait's done() may be true without any notify.
 bool reachable(int pe);
@@ -184,6 +188,7 @@ void net_get(void *dest, int pe, const void *source, size_t n);
 uint64_t net_amo(AmoOp op, int pe, void *word, unsigned bytes, uint64_t v, uint64_t cond);
 void net_post(AmoOp op, int pe, void *word, unsigned bytes, uint64_t v);
 void net_fence();
+void net_progress();
 bool atomics_by_network();
 
 }  // namespace shmem::port

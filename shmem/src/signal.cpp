@@ -149,6 +149,7 @@ void shmem_signal_set(uint64_t *sig_addr, uint64_t signal, int pe)
 uint64_t shmem_signal_fetch(const uint64_t *sig_addr)
 {
     check_signal("shmem_signal_fetch", sig_addr);
+    network_progress();
     return __atomic_load_n(sig_addr, __ATOMIC_ACQUIRE);
 }
 

@@ -141,6 +141,7 @@ inline int test(const char *routine, T *ivar, int cmp, T cmp_value)
     check_init(routine);
     check_symmetric(routine, "ivar", ivar, sizeof(T));
     check_cmp(routine, cmp);
+    network_progress();
     return satisfies(load(ivar), cmp, cmp_value) ? 1 : 0;
 }
 
