@@ -20,6 +20,7 @@ packages=(
   binutils-source                      # binutils' TILE-Gx assembler test list: the TILE-Gx simulator's decoder check
   gcc-12-source                        # GCC's c-torture execute tests, run on the TILE-Gx simulator (tests/ctorture)
   libucx-dev libpmix-dev openmpi-bin   # the linux target across nodes: UCX, PMIx, and mpirun (a PMIx launcher) to test it
+  iproute2 util-linux                  # ip, unshare: nodes in namespaces of their own (tests/multinode/netns_smoke.sh)
 )
 
 missing=()

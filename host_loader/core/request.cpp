@@ -32,6 +32,7 @@ const char* option_name(Option o) {
     case Option::boot_dir: return "--boot-dir";
     case Option::tile_origin: return "--tile-origin";
     case Option::nodes: return "--nodes";
+    case Option::node_prefix: return "--node-prefix";
     case Option::launcher: return "--launcher";
     case Option::hosts: return "--hosts";
     case Option::hostfile: return "--hostfile";
@@ -51,6 +52,7 @@ bool Request::gives(Option o) const {
     case Option::boot_dir: return !boot_dir.empty();
     case Option::tile_origin: return tile_origin.has_value();
     case Option::nodes: return nodes.has_value();
+    case Option::node_prefix: return !node_prefix.empty();
     case Option::launcher: return !launcher.empty();
     case Option::hosts: return !hosts.empty();
     case Option::hostfile: return !hostfile.empty();
@@ -133,7 +135,7 @@ const char* const kOptions[] = {"-np", "-n", "--np", "--npes", "--target", "--sy
                                 "--timeout", "--emulator", "--qemu", "--backend", "--extra-qemu-arg", "--icount",
                                 "--dry-run", "-v", "--verbose", "-h", "--help", "--version", "-x", "--tag-output",
                                 "--output-filename", "--gdb", "--gdb-port", "--boot-dir",
-                                "--tile-origin", "--nodes", "--launcher", "--hosts", "--hostfile"};
+                                "--tile-origin", "--nodes", "--node-prefix", "--launcher", "--hosts", "--hostfile"};
 
 // Optimal string alignment distance: insertions, deletions, substitutions and transpositions of neighbours.
 size_t edit_distance(const std::string& a, const std::string& b) {
@@ -254,6 +256,15 @@ Request parse_cli(const std::vector<std::string>& args) {
         } else if (opt == "--nodes") {
             const std::string v = value();
             req.nodes = parse_number(opt, v, 1000000, "a number of nodes (1 to the number of PEs)");
+        } else if (opt == "--node-prefix") {
+            const std::string v = value();
+            req.node_prefix.clear();
+            for (size_t start = v.find_first_not_of(" \t"); start != std::string::npos;) {
+                const size_t end = v.find_first_of(" \t", start);
+                req.node_prefix.push_back(v.substr(start, end == std::string::npos ? std::string::npos : end - start));
+                start = end == std::string::npos ? end : v.find_first_not_of(" \t", end);
+            }
+            if (req.node_prefix.empty()) throw usage_error("--node-prefix needs a command (words separated by spaces)");
         } else if (opt == "--launcher") {
             req.launcher = value();
             if (req.launcher != "mpirun" && req.launcher != "srun")
@@ -313,6 +324,10 @@ Request parse_cli(const std::vector<std::string>& args) {
         throw usage_error("--nodes " + std::to_string(*req.nodes) + ": expected a number of nodes from 1 to " +
                           std::to_string(req.npes) + " (-np " + std::to_string(req.npes) +
                           ": every node has a PE at least)");
+    if (!req.node_prefix.empty() && !req.nodes)
+        throw usage_error("--node-prefix needs --nodes K: it is what each emulated node's PEs run under");
+    if (!req.node_prefix.empty() && (!req.launcher.empty() || !req.hosts.empty() || !req.hostfile.empty()))
+        throw usage_error("--node-prefix: oshrun starts no PE when a launcher does (--launcher, --hosts, --hostfile)");
     if (!req.hosts.empty() && !req.hostfile.empty())
         throw usage_error("--hosts and --hostfile: give the hosts one way, not both");
     return req;

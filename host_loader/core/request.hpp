@@ -17,14 +17,14 @@ namespace oshrun {
 // takes every option not listed here.
 enum class Option {
     symmetric_size, partition_size, icount, extra_qemu_arg, gdb, mesh, emulator, boot_dir, tile_origin, nodes,
-    launcher, hosts, hostfile
+    node_prefix, launcher, hosts, hostfile
 };
 // Every Option, in the order check_request checks them.
 constexpr Option kTargetOptions[] = {Option::symmetric_size, Option::partition_size, Option::icount,
                                      Option::extra_qemu_arg, Option::gdb,            Option::mesh,
                                      Option::emulator,       Option::boot_dir,       Option::tile_origin,
-                                     Option::nodes,          Option::launcher,       Option::hosts,
-                                     Option::hostfile};
+                                     Option::nodes,          Option::node_prefix,    Option::launcher,
+                                     Option::hosts,          Option::hostfile};
 // Its spelling on the command line: "--symmetric-size", ...; Option::mesh, an Epiphany target's mesh, is "--backend".
 const char* option_name(Option o);
 
@@ -56,6 +56,8 @@ struct Request {
     std::optional<std::pair<unsigned, unsigned>> tile_origin;  // --tile-origin X,Y: a TILE chip's top-left tile's
                                                                // coordinates; none: the target's
     std::optional<unsigned> nodes;        // --nodes K: the PEs split into K emulated nodes (1 <= K <= npes)
+    std::vector<std::string> node_prefix;  // --node-prefix "CMD ARG...": words each emulated node's PEs run under
+                                           // ({node} in a word: the node's number); needs --nodes
     std::string launcher;                 // --launcher NAME: "mpirun" or "srun" starts the PEs; "" = not given
     std::vector<std::string> hosts;       // --hosts a,b,...: the hosts' names, in order (a name may be a:N)
     std::string hostfile;                 // --hostfile FILE; "" = not given

@@ -194,6 +194,19 @@ TEST(Cli, Nodes) {
     EXPECT_HAS(usage_failure({"--nodes"}).what(), "--nodes needs a value");
 }
 
+TEST(Cli, NodePrefix) {
+    const Request r = parse_cli({"--nodes", "2", "-np", "4", "--node-prefix", "  ip netns exec ns{node}\tunshare -p ", "p.elf"});
+    EXPECT_EQ(r.node_prefix, (std::vector<std::string>{"ip", "netns", "exec", "ns{node}", "unshare", "-p"}));
+    EXPECT_TRUE(r.gives(Option::node_prefix));
+    EXPECT_FALSE(parse_cli({"--nodes", "2", "-np", "4", "p.elf"}).gives(Option::node_prefix));
+    EXPECT_HAS(usage_failure({"--node-prefix", "env", "p.elf"}).what(), "--node-prefix needs --nodes K");
+    EXPECT_HAS(usage_failure({"--nodes", "1", "--node-prefix", " ", "p.elf"}).what(),
+               "--node-prefix needs a command (words separated by spaces)");
+    EXPECT_HAS(usage_failure({"--nodes", "1", "--node-prefix", "env", "--hosts", "a", "p.elf"}).what(),
+               "--node-prefix: oshrun starts no PE when a launcher does");
+    EXPECT_HAS(usage_failure({"--node-prefx", "env", "p.elf"}).what(), "did you mean --node-prefix");
+}
+
 TEST(Cli, Launcher) {
     EXPECT_EQ(parse_cli({"--launcher", "mpirun", "p.elf"}).launcher, "mpirun");
     EXPECT_EQ(parse_cli({"--launcher=srun", "p.elf"}).launcher, "srun");

@@ -142,6 +142,15 @@ pe 1 (node 1): host.elf
 pe 2 (node 2): host.elf (under gdb)
 )golden",
      3},
+    // Each node's PEs under a prefix of words, {node} replaced by the node's number.
+    {"--dry-run -np 3 --nodes 2 --node-prefix 'ip netns exec n{node} unshare -i{node}{node}' host.elf x",
+     R"golden(target linux: 3 PEs as processes, symmetric heap 64 MiB each, @CPUS@ CPUs@PINNING@
+nodes: 2 (PEs 0-1, 2)
+pe 0 (node 0): ip netns exec n0 unshare -i00 host.elf x
+pe 1 (node 0): ip netns exec n0 unshare -i00 host.elf x
+pe 2 (node 1): ip netns exec n1 unshare -i11 host.elf x
+)golden",
+     3},
 };
 
 // With a launcher (--launcher, --hosts, --hostfile), the one command line oshrun would exec in its place.

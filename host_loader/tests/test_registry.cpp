@@ -103,6 +103,8 @@ TEST(Options, RefusalNamesEveryTargetThatTakesTheOption) {
     EXPECT_EQ(refusal(Option::tile_origin, linux_target, backends()),
               "--tile-origin is an option of tilegx, tilepro; linux does not take it");
     EXPECT_EQ(refusal(Option::nodes, virt, backends()), "--nodes is an option of linux; virt-rv64 does not take it");
+    EXPECT_EQ(refusal(Option::node_prefix, virt, backends()),
+              "--node-prefix is an option of linux; virt-rv64 does not take it");
     EXPECT_EQ(refusal(Option::launcher, e16, backends()),
               "--launcher is an option of linux; epiphany-e16 does not take it");
     EXPECT_EQ(refusal(Option::hosts, gx, backends()), "--hosts is an option of linux; tilegx does not take it");
@@ -122,6 +124,7 @@ std::vector<std::string> giving(Option o) {
     case Option::boot_dir: return {"--boot-dir", "boot"};
     case Option::tile_origin: return {"--tile-origin", "0,0"};
     case Option::nodes: return {"--nodes", "1"};
+    case Option::node_prefix: return {"--nodes", "1", "--node-prefix", "env"};  // (it needs --nodes)
     case Option::launcher: return {"--launcher", "mpirun"};
     case Option::hosts: return {"--hosts", "a,b"};
     case Option::hostfile: return {"--hostfile", "hosts"};
@@ -135,7 +138,9 @@ TEST(Options, CheckRequestRefusesWhatTheBackendDoesNotTake) {
         args.push_back("p.elf");
         const Request req = parse_cli(args);
         EXPECT_TRUE(req.gives(o)) << option_name(o);
-        for (Option other : kTargetOptions) EXPECT_EQ(req.gives(other), other == o) << option_name(other);
+        for (Option other : kTargetOptions)
+            EXPECT_EQ(req.gives(other), other == o || (o == Option::node_prefix && other == Option::nodes))
+                << option_name(other);
         EXPECT_NE(takers(o), "") << option_name(o);
         for (const Backend* b : backends())
             for (const Target& t : b->targets()) {
@@ -148,8 +153,10 @@ TEST(Options, CheckRequestRefusesWhatTheBackendDoesNotTake) {
                     ADD_FAILURE() << option_name(o) << " taken by " << t.name;
                 } catch (const Failure& f) {
                     EXPECT_EQ(f.status, 2);
-                    EXPECT_EQ(std::string(f.what()), std::string(option_name(o)) + " is an option of " + takers(o) +
-                                                         "; " + t.name + " does not take it");
+                    // (--node-prefix comes with --nodes, which check_request refuses first)
+                    const Option first = o == Option::node_prefix ? Option::nodes : o;
+                    EXPECT_EQ(std::string(f.what()), std::string(option_name(first)) + " is an option of " +
+                                                         takers(first) + "; " + t.name + " does not take it");
                 }
             }
     }

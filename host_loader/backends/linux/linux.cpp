@@ -320,7 +320,21 @@ LinuxPlan plan_linux(const Target&, const Image&, const Request& req) {
                       std::to_string(plan.npes), 2);
     plan.nodes = split_nodes(plan.npes, k);
     plan.emulated_nodes = req.nodes.has_value();
+    plan.node_prefix = req.node_prefix;
     return plan;
+}
+
+std::vector<std::string> LinuxPlan::command(unsigned pe, const std::vector<std::string>& launcher) const {
+    std::vector<std::string> words;
+    const std::string node = std::to_string(node_of(pe));
+    for (std::string w : node_prefix) {
+        for (size_t at = w.find("{node}"); at != std::string::npos; at = w.find("{node}", at + node.size()))
+            w.replace(at, 6, node);
+        words.push_back(std::move(w));
+    }
+    words.insert(words.end(), launcher.begin(), launcher.end());
+    words.insert(words.end(), argv.begin(), argv.end());
+    return words;
 }
 
 std::string linux_plan_text(const Target& t, const LinuxPlan& plan, const Image&) {
@@ -340,7 +354,8 @@ std::string linux_plan_text(const Target& t, const LinuxPlan& plan, const Image&
     for (unsigned k = 0; k < plan.npes; ++k)
         out += "pe " + std::to_string(k) +
                (plan.emulated_nodes ? " (node " + std::to_string(plan.node_of(k)) + ")" : std::string()) + ": " +
-               shell_join(plan.argv) + (plan.gdb_pe && *plan.gdb_pe == k ? " (under gdb)" : "") + "\n";
+               shell_join(plan.command(k, {})) + (plan.gdb_pe && *plan.gdb_pe == k ? " (under gdb)" : "") +
+               "\n";
     return out;
 }
 
@@ -507,7 +522,8 @@ const Target* LinuxBackend::claims(const std::string& program) const {
 }
 
 bool LinuxBackend::takes(Option o) const {
-    return o == Option::symmetric_size || o == Option::gdb || o == Option::nodes || o == Option::launcher ||
+    return o == Option::symmetric_size || o == Option::gdb || o == Option::nodes || o == Option::node_prefix ||
+           o == Option::launcher ||
            o == Option::hosts || o == Option::hostfile;
 }
 
@@ -520,6 +536,10 @@ std::string LinuxBackend::help() const {
            "  --nodes K              K emulated nodes, to test multi-node runs on one host: each node its own\n"
            "                         shared memory, UCX over TCP between them; with a launcher, the PEs'\n"
            "                         SHMEM_LINUX_EMULATED_NODES=K\n"
+           "  --node-prefix 'CMD ARG...'\n"
+           "                         with --nodes: run each emulated node's PEs under CMD (its words split at\n"
+           "                         spaces; {node} in a word becomes the node's number), e.g. to give each node\n"
+           "                         namespaces of its own (tests/multinode/netns_smoke.sh)\n"
            "  --launcher NAME        mpirun or srun (--mpi=pmix) starts the PEs on their hosts, in oshrun's place:\n"
            "                         oshrun execs it with the run's options and the PEs' variables (-x, SHMEM_*,\n"
            "                         UCX_*), and its exit status is the run's; --dry-run prints its command line.\n"
@@ -542,10 +562,16 @@ int LinuxBackend::run(const Target& t, const Image& img, const Request& req) con
         if (req.verbose) std::fprintf(stderr, "oshrun: %s\n", launch_text(launch).c_str());
         exec_launch(launch);
     }
-    const LinuxPlan plan = plan_linux(t, img, req);
+    LinuxPlan plan = plan_linux(t, img, req);
     if (req.dry_run) {
         std::fputs(linux_plan_text(t, plan, img).c_str(), stdout);
         return 0;
+    }
+    if (!plan.node_prefix.empty()) {  // exec'd as the PE's program: its path
+        const std::string path = find_on_path(plan.node_prefix[0]);
+        if (path.empty())
+            throw Failure("--node-prefix: " + plan.node_prefix[0] + " is not a program on PATH (or not executable)", 127);
+        plan.node_prefix[0] = path;
     }
     const unsigned n = plan.npes;
     const uint64_t heap = plan.heap;
@@ -630,8 +656,7 @@ int LinuxBackend::run(const Target& t, const Image& img, const Request& req) con
             throw Failure(std::string("pipe: ") + std::strerror(errno), 1);
         std::vector<std::string> pe_env = pe_environment(k);
         const int mem = nodes[plan.node_of(k)].mem.fd;
-        std::vector<std::string> argv = req.argv;
-        argv.insert(argv.begin(), img.launcher.begin(), img.launcher.end());
+        std::vector<std::string> argv = plan.command(k, img.launcher);
         if (debugged) argv.insert(argv.begin(), {gdb, "-q", "--args"});
         const pid_t pid = fork();
         if (pid < 0) throw Failure(std::string("fork: ") + std::strerror(errno), 1);

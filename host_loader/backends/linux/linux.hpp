@@ -43,7 +43,10 @@ struct LinuxPlan {
     std::optional<unsigned> gdb_pe;  // the PE that runs under gdb
     std::vector<LinuxNode> nodes;    // in PE order; one node of every PE without --nodes
     bool emulated_nodes = false;     // --nodes given: the PEs get SHMEM_LINUX_NODE_*, the board and UCX over TCP
+    std::vector<std::string> node_prefix;  // --node-prefix: words before each PE's command, {node} replaced
     unsigned node_of(unsigned pe) const;
+    // PE pe's command line: the node's prefix, then launcher (the image's: qemu-user for a foreign program), then argv.
+    std::vector<std::string> command(unsigned pe, const std::vector<std::string>& launcher) const;
 };
 
 // The plan for req (npes, the symmetric heap asked for, argv, --gdb, --nodes) on this host's CPUs. Throws Failure
