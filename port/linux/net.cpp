@@ -134,21 +134,19 @@ const Slot *slot_of(int pe)
     return static_cast<const Slot *>(bytes);
 }
 
-// Progresses the network until done(): where the PE has a CPU of its own (geometry.spin), looks for up to
-// busy_ns (a wake-up from poll() costs about as much as the round trip it waits for; Open MPI's and Sandia's
-// waiters look for ever); then looks with the CPU yielded between them (with more PEs than CPUs, the peer that
-// will answer may be waiting for this CPU; Open MPI's waiters yield likewise) for up to yield_ns, then sleeps in
-// poll() on the worker's events, which the network's arrivals raise. A PE of this node that writes and then finds
-// `sleeping` at sleeps_in_poll (shmem_port.hpp, wake_if_sleeping) rings this PE's doorbell through the network
-// (net_wake), which raises them too; the millisecond of poll's timeout is the backstop for writes that ring
-// nothing (plain stores through shmem_ptr).
-constexpr uint64_t busy_ns = 100000000;
-constexpr uint64_t yield_ns = 2000000;
+// Progresses the network until done(): net_plain_looks looks (where the PE has a CPU of its own, net_busy_looks: a
+// wake-up from poll() costs about as much as the round trip it waits for; Open MPI's and Sandia's waiters look for
+// ever); then net_yield_looks looks with the CPU yielded between them (with more PEs than CPUs, the peer that will
+// answer may be waiting for this CPU; Open MPI's waiters yield likewise); then it sleeps in poll() on the worker's
+// events, which the network's arrivals raise, looking once per wake-up or millisecond. The phases are
+// counted in looks, not time, so that end_grace_polls (shmem_port.hpp), which counts looks, is about a second of
+// sleep after them. A PE of this node that writes and then finds `sleeping` at sleeps_in_poll (wake_if_sleeping)
+// rings this PE's doorbell through the network (net_wake), which raises them too; the millisecond of poll's
+// timeout is the backstop for writes that ring nothing (plain stores through shmem_ptr).
 template <class Done>
 void progress_until(Done done)
 {
-    uint64_t start = 0;
-    uint64_t busy = geometry.spin != 0 ? busy_ns : 0;
+    const unsigned busy = net_plain_looks();
     // (Nested calls are not made: a wait's done() does not wait.)
     __atomic_store_n(&net.waiting, 1u, __ATOMIC_RELAXED);
     __atomic_store_n(&net.waits, net.waits + 1, __ATOMIC_RELAXED);  // (only this thread writes it)
@@ -156,14 +154,8 @@ void progress_until(Done done)
         while (ucx.ucp_worker_progress(net.worker) != 0) {
         }
         if (done()) break;
-        if (i < 16) continue;
-        if (i == 16) start = now_ns();
-        if (busy != 0) {  // (the clock once in 16 looks)
-            if ((i & 15) != 0 || now_ns() - start < busy) continue;
-            busy = 0;
-            start = now_ns();  // the yields start
-        }
-        if (now_ns() - start < yield_ns) {
+        if (i < busy) continue;
+        if (i < busy + net_yield_looks) {
             sched_yield();
             continue;
         }
