@@ -256,10 +256,10 @@ inline void wake_if_sleeping(int pe)
 // for it. wait_until polls, then looks at done() once a backstop period (1 ms) when nothing wakes it.
 inline constexpr bool ends_observed = true;
 inline void notify_end(int pe) { wake(pe); }  // a seq_cst add first: after the store that tells the PE
-// A wait of a run across nodes (net.cpp, progress_until) makes net_plain_looks looks first (net_busy_looks, about
-// 0.1 s, where the PE has a CPU of its own), then net_yield_looks with sched_yield between them, then one per
-// wake-up or millisecond.
-inline constexpr unsigned net_busy_looks = 100000, net_yield_looks = 2000;
+// A wait of a run across nodes (net.cpp, progress_until) makes net_plain_looks looks first (net_busy_looks where the
+// PE has a CPU of its own: each look is a progress of UCX, a system call over TCP, so a few tenths of a second), then
+// net_yield_looks with sched_yield between them, then one per wake-up or millisecond.
+inline constexpr unsigned net_busy_looks = 1000000, net_yield_looks = 2000;
 inline unsigned net_plain_looks() { return geometry.spin != 0 ? net_busy_looks : 16; }
 inline unsigned end_grace_polls()
 {
