@@ -50,7 +50,8 @@ using detail::Message;
     X(ucp_worker_release_address) X(ucp_mem_map) X(ucp_rkey_pack) X(ucp_rkey_buffer_release) X(ucp_ep_create)  \
     X(ucp_ep_rkey_unpack) X(ucp_put_nbx) X(ucp_get_nbx) X(ucp_atomic_op_nbx) X(ucp_worker_fence)                 \
     X(ucp_worker_flush_nbx) X(ucp_worker_progress) X(ucp_request_check_status) X(ucp_request_free)              \
-    X(ucp_worker_get_efd) X(ucp_worker_arm) X(ucs_status_string)
+    X(ucp_worker_get_efd) X(ucp_worker_arm) X(ucp_worker_set_am_recv_handler) X(ucp_am_send_nbx)             \
+    X(ucs_status_string)
 struct Ucx {
 #define SHMEM_UCX_FIELD(f) decltype(&::f) f;
     SHMEM_UCX_FUNCTIONS(SHMEM_UCX_FIELD)
@@ -293,11 +294,42 @@ void load_ucx()
     }
 #define SHMEM_UCX_LOAD(f)                                                                                 \
     ucx.f = reinterpret_cast<decltype(ucx.f)>(dlsym(lib, #f));                                           \
-    if (ucx.f == nullptr) start_failed("UCX's libucp.so.0 lacks " #f " (UCX older than 1.10?)", UCS_OK);
+    if (ucx.f == nullptr) start_failed("UCX's libucp.so.0 lacks " #f " (UCX older than 1.11?)", UCS_OK);
     SHMEM_UCX_FUNCTIONS(SHMEM_UCX_LOAD)
 #undef SHMEM_UCX_LOAD
 }
 
+
+// A flag that its target waits for (net_put_signal) goes as an active message, not as a put: over TCP UCX
+// acknowledges every put, so a put is two messages and its completion a round trip, where an active message is
+// one message, sent eagerly. Its header is the flag's address at the target, its data the flag's 4 or 8 bytes;
+// the target's handler (in its progress of the worker) stores them there, in one piece.
+constexpr unsigned flag_message = 1;  // the active message's id
+ucs_status_t flag_arrived(void *, const void *header, size_t header_bytes, void *data, size_t n,
+                          const ucp_am_recv_param_t *)
+{
+    uint64_t at = 0;
+    if (header_bytes == sizeof at) memcpy(&at, header, sizeof at);
+    bool mine = false;
+    for (int r = 0; r < regions; ++r) mine |= at - net.lo[r] < net.len[r] && at - net.lo[r] + n <= net.len[r];
+    if (!mine || (n != 4 && n != 8) || at % n != 0) {
+        detail::Message()
+            .s("libshmem: PE ").i(geometry.pe).s(": the network: a flag message for ").x(at)
+            .s(", which is not a flag in this PE's symmetric memory (a library bug, or another program's message)")
+            .write();
+        end_run(70);
+    }
+    if (n == 4) {
+        uint32_t v;
+        memcpy(&v, data, n);
+        __atomic_store_n(reinterpret_cast<uint32_t *>(at), v, __ATOMIC_RELEASE);
+    } else {
+        uint64_t v;
+        memcpy(&v, data, n);
+        __atomic_store_n(reinterpret_cast<uint64_t *>(at), v, __ATOMIC_RELEASE);
+    }
+    return UCS_OK;
+}
 
 // The run's atomic domain (SHMEM_ATOMIC_DOMAIN): cpu, every AMO on a PE of this node is the CPU's (UCX over TCP
 // and shared memory runs the others' AMOs on the target's CPU, with its atomic instructions); net, every AMO goes
@@ -349,7 +381,7 @@ void net_start(int board_fd)
     if (s != UCS_OK) start_failed("UCX's configuration", s);
     ucp_params_t params{};
     params.field_mask = UCP_PARAM_FIELD_FEATURES;
-    params.features = UCP_FEATURE_RMA | UCP_FEATURE_AMO32 | UCP_FEATURE_AMO64 | UCP_FEATURE_WAKEUP;
+    params.features = UCP_FEATURE_RMA | UCP_FEATURE_AMO32 | UCP_FEATURE_AMO64 | UCP_FEATURE_AM | UCP_FEATURE_WAKEUP;
     s = ucx.ucp_init_version(UCP_API_MAJOR, UCP_API_MINOR, &params, config, &net.context);
     ucx.ucp_config_release(config);
     if (s != UCS_OK) start_failed("UCX's initialisation (ucp_init)", s);
@@ -361,6 +393,12 @@ void net_start(int board_fd)
     if (s != UCS_OK) start_failed("UCX's worker (ucp_worker_create)", s);
     s = ucx.ucp_worker_get_efd(net.worker, &net.efd);
     if (s != UCS_OK) start_failed("UCX's event file descriptor (ucp_worker_get_efd)", s);
+    ucp_am_handler_param_t hp{};
+    hp.field_mask = UCP_AM_HANDLER_PARAM_FIELD_ID | UCP_AM_HANDLER_PARAM_FIELD_CB;
+    hp.id = flag_message;
+    hp.cb = flag_arrived;
+    s = ucx.ucp_worker_set_am_recv_handler(net.worker, &hp);
+    if (s != UCS_OK) start_failed("UCX's active message handler (ucp_worker_set_am_recv_handler)", s);
 
     // This PE's slot: the worker's address and each region's key (in the board, or for PMIx in memory of its own).
     auto *mine = static_cast<Slot *>(net.board != nullptr ? const_cast<unsigned char *>(net.board) + board_header_bytes +
@@ -450,9 +488,21 @@ void transfer(int pe, const void *object, void *buffer, size_t n)
 void net_put(int pe, void *dest, const void *source, size_t n) { transfer<true>(pe, dest, const_cast<void *>(source), n); }
 void net_put_signal(int pe, void *dest, const void *source, size_t n)
 {
-    const bool unflushed = net.unflushed;
-    transfer<true>(pe, dest, const_cast<void *>(source), n);
-    net.unflushed = unflushed;  // (its target waits for it; nobody waits for its completion)
+    if (n != 4 && n != 8) {
+        const bool unflushed = net.unflushed;
+        transfer<true>(pe, dest, const_cast<void *>(source), n);
+        net.unflushed = unflushed;  // (its target waits for it; nobody waits for its completion)
+        return;
+    }
+    ucp_rkey_h rkey;
+    const uint64_t at = remote_address(dest, pe, &rkey);
+    ucp_request_param_t rp{};
+    rp.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS;
+    rp.flags = UCP_AM_SEND_FLAG_EAGER;
+    // (complete when sent: its source and header are then free; an eager message is sent at once, or copied)
+    const ucs_status_t st =
+        finish_request(ucx.ucp_am_send_nbx(peer(pe).ep, flag_message, &at, sizeof at, source, n, &rp));
+    if (st != UCS_OK) op_failed("a flag message to", pe, st);
 }
 void net_get(void *dest, int pe, const void *source, size_t n) { transfer<false>(pe, source, dest, n); }
 
