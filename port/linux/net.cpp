@@ -135,6 +135,16 @@ const Slot *slot_of(int pe)
     return static_cast<const Slot *>(bytes);
 }
 
+// Everything the worker has to do now (the progress of UCX until it reports nothing done).
+void drain()
+{
+    while (ucx.ucp_worker_progress(net.worker) != 0) {
+    }
+}
+
+// This PE's own thread progresses the worker: the progress thread need not look for this period.
+void mark_progressed() { __atomic_store_n(&net.waits, net.waits + 1, __ATOMIC_RELAXED); }  // (only it writes)
+
 // Progresses the network until done(): net_plain_looks looks (where the PE has a CPU of its own, net_busy_looks: a
 // wake-up from poll() costs about as much as the round trip it waits for; Open MPI's and Sandia's waiters look for
 // ever); then net_yield_looks looks with the CPU yielded between them (with more PEs than CPUs, the peer that will
@@ -150,10 +160,9 @@ void progress_until(Done done)
     const unsigned busy = net_plain_looks();
     // (Nested calls are not made: a wait's done() does not wait.)
     __atomic_store_n(&net.waiting, 1u, __ATOMIC_RELAXED);
-    __atomic_store_n(&net.waits, net.waits + 1, __ATOMIC_RELAXED);  // (only this thread writes it)
+    mark_progressed();
     for (unsigned i = 0;; ++i) {
-        while (ucx.ucp_worker_progress(net.worker) != 0) {
-        }
+        drain();
         if (done()) break;
         if (i < busy) continue;
         if (i < busy + net_yield_looks) {
@@ -189,8 +198,7 @@ void *progress_main(void *)
             seen = waits;
             continue;
         }
-        while (ucx.ucp_worker_progress(net.worker) != 0) {
-        }
+        drain();
     }
     // Parked, not ended: the process's end ends it. (A thread's end in this runtime's processes faults under
     // ThreadSanitizer, in the thread's own exit; nothing is lost by never ending it.)
@@ -261,16 +269,23 @@ Peer &peer(int pe)
     return p;
 }
 
+// The region of this PE's that holds the n bytes at a, or -1.
+int region_of(uintptr_t a, size_t n)
+{
+    for (int r = 0; r < regions; ++r)
+        if (a - net.lo[r] < net.len[r] && n <= net.len[r] - (a - net.lo[r])) return r;
+    return -1;
+}
+
 // PE pe's address of the object at `local` (this PE's symmetric memory) and the key of its region.
 uint64_t remote_address(const void *local, int pe, ucp_rkey_h *rkey)
 {
     const uintptr_t a = reinterpret_cast<uintptr_t>(local);
-    for (int r = 0; r < regions; ++r) {
-        if (a - net.lo[r] < net.len[r]) {
-            const Peer &p = peer(pe);
-            *rkey = p.rkey[r];
-            return p.base[r] + (a - net.lo[r]);
-        }
+    const int r = region_of(a, 1);
+    if (r >= 0) {
+        const Peer &p = peer(pe);
+        *rkey = p.rkey[r];
+        return p.base[r] + (a - net.lo[r]);
     }
     detail::Message()
         .s("libshmem: PE ").i(geometry.pe).s(": the network: ").x(a)
@@ -310,9 +325,7 @@ ucs_status_t flag_arrived(void *, const void *header, size_t header_bytes, void 
 {
     uint64_t at = 0;
     if (header_bytes == sizeof at) memcpy(&at, header, sizeof at);
-    bool mine = false;
-    for (int r = 0; r < regions; ++r) mine |= at - net.lo[r] < net.len[r] && at - net.lo[r] + n <= net.len[r];
-    if (!mine || (n != 4 && n != 8) || at % n != 0) {
+    if ((n != 4 && n != 8) || at % n != 0 || region_of(at, n) < 0) {
         detail::Message()
             .s("libshmem: PE ").i(geometry.pe).s(": the network: a flag message for ").x(at)
             .s(", which is not a flag in this PE's symmetric memory (a library bug, or another program's message)")
@@ -488,12 +501,6 @@ void transfer(int pe, const void *object, void *buffer, size_t n)
 void net_put(int pe, void *dest, const void *source, size_t n) { transfer<true>(pe, dest, const_cast<void *>(source), n); }
 void net_put_signal(int pe, void *dest, const void *source, size_t n)
 {
-    if (n != 4 && n != 8) {
-        const bool unflushed = net.unflushed;
-        transfer<true>(pe, dest, const_cast<void *>(source), n);
-        net.unflushed = unflushed;  // (its target waits for it; nobody waits for its completion)
-        return;
-    }
     ucp_rkey_h rkey;
     const uint64_t at = remote_address(dest, pe, &rkey);
     ucp_request_param_t rp{};
@@ -611,9 +618,8 @@ void net_flush()
 // A look at the network, without waiting; the progress thread need not look for this period.
 void net_progress_now()
 {
-    __atomic_store_n(&net.waits, net.waits + 1, __ATOMIC_RELAXED);
-    while (ucx.ucp_worker_progress(net.worker) != 0) {
-    }
+    mark_progressed();
+    drain();
 }
 
 // A wait of a run across nodes (wait_until): done() and the network, looked at in turn.

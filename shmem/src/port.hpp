@@ -163,8 +163,8 @@ enum class AmoOp { fetch, set, swap, cswap, add, and_, or_, xor_ };
 // this PE's own symmetric memory: the port finds PE pe's copy of the object.
 //  - net_put(pe, dest, source, n): n bytes from source to PE pe's dest; source may be reused on return; the bytes
 //    are in place at the target after quiet() (which completes the network's puts as well as the stores).
-//  - net_put_signal(pe, dest, source, n): net_put of a flag that its target waits for (a barrier's round, after
-//    the barrier's quiet): quiet() need not complete it.
+//  - net_put_signal(pe, dest, source, n): net_put of a flag of n = 4 or 8 bytes that its target waits for (a
+//    barrier's round, after the barrier's quiet), written there in one piece: quiet() need not complete it.
 //  - net_get(dest, pe, source, n): n bytes from PE pe's source into dest, there on return.
 //  - net_amo(op, pe, word, bytes, v, cond): the AMO `op` (as atomic_rmw's, with fetch and set) on PE pe's word of
 //    4 or 8 bytes; returns the old value (fetch, swap, cswap, the fetching forms), complete on return. Atomic with
