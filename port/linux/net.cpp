@@ -315,31 +315,48 @@ void load_ucx()
 }
 
 
-// A flag that its target waits for (net_put_signal) goes as an active message, not as a put: over TCP UCX
-// acknowledges every put, so a put is two messages and its completion a round trip, where an active message is
-// one message, sent eagerly. Its header is the flag's address at the target, its data the flag's 4 or 8 bytes;
-// the target's handler (in its progress of the worker) stores them there, in one piece.
-constexpr unsigned flag_message = 1;  // the active message's id
-ucs_status_t flag_arrived(void *, const void *header, size_t header_bytes, void *data, size_t n,
-                          const ucp_am_recv_param_t *)
+// A signal (net_put_signal: bytes, then a flag that its target waits for) goes as one active message, not as puts:
+// over TCP UCX acknowledges every put, so a put is two messages and its completion a round trip, where an active
+// message is one message, sent eagerly (UCP_AM_SEND_FLAG_EAGER: in fragments where it is long, which the target
+// gets together). Its header says where the bytes and the flag go at the target, its data are the bytes; the
+// target's handler (in its progress of the worker, or its progress thread's) checks both against its symmetric
+// memory, copies the bytes, then sets or raises the flag in one piece (a release).
+constexpr unsigned signal_message = 1;  // the active message's id
+struct SignalHeader {
+    uint64_t dest;   // the bytes' address at the target (none: 0)
+    uint64_t flag;   // the flag's
+    uint64_t value;  // set to it, or raised by it
+    uint32_t flag_bytes;  // 4 or 8
+    uint32_t add;         // 1: raise; 0: set
+};
+ucs_status_t signal_arrived(void *, const void *header, size_t header_bytes, void *data, size_t n,
+                            const ucp_am_recv_param_t *param)
 {
-    uint64_t at = 0;
-    if (header_bytes == sizeof at) memcpy(&at, header, sizeof at);
-    if ((n != 4 && n != 8) || at % n != 0 || region_of(at, n) < 0) {
+    SignalHeader h{};
+    const bool whole = header_bytes == sizeof h && (param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV) == 0;
+    if (whole) memcpy(&h, header, sizeof h);
+    if (!whole || (h.flag_bytes != 4 && h.flag_bytes != 8) || h.flag % h.flag_bytes != 0 ||
+        region_of(h.flag, h.flag_bytes) < 0 || (n != 0 && region_of(h.dest, n) < 0)) {
         detail::Message()
-            .s("libshmem: PE ").i(geometry.pe).s(": the network: a flag message for ").x(at)
-            .s(", which is not a flag in this PE's symmetric memory (a library bug, or another program's message)")
+            .s("libshmem: PE ").i(geometry.pe).s(": the network: a signal message for ").x(h.flag).s(" with ").u(n)
+            .s(" bytes for ").x(h.dest)
+            .s(", which are not in this PE's symmetric memory (a library bug, or another program's message)")
             .write();
         end_run(70);
     }
-    if (n == 4) {
-        uint32_t v;
-        memcpy(&v, data, n);
-        __atomic_store_n(reinterpret_cast<uint32_t *>(at), v, __ATOMIC_RELEASE);
+    if (n != 0) memcpy(reinterpret_cast<void *>(h.dest), data, n);
+    if (h.flag_bytes == 4) {
+        auto *f = reinterpret_cast<uint32_t *>(h.flag);
+        if (h.add != 0)
+            __atomic_fetch_add(f, uint32_t(h.value), __ATOMIC_RELEASE);
+        else
+            __atomic_store_n(f, uint32_t(h.value), __ATOMIC_RELEASE);
     } else {
-        uint64_t v;
-        memcpy(&v, data, n);
-        __atomic_store_n(reinterpret_cast<uint64_t *>(at), v, __ATOMIC_RELEASE);
+        auto *f = reinterpret_cast<uint64_t *>(h.flag);
+        if (h.add != 0)
+            __atomic_fetch_add(f, h.value, __ATOMIC_RELEASE);
+        else
+            __atomic_store_n(f, h.value, __ATOMIC_RELEASE);
     }
     return UCS_OK;
 }
@@ -408,8 +425,8 @@ void net_start(int board_fd)
     if (s != UCS_OK) start_failed("UCX's event file descriptor (ucp_worker_get_efd)", s);
     ucp_am_handler_param_t hp{};
     hp.field_mask = UCP_AM_HANDLER_PARAM_FIELD_ID | UCP_AM_HANDLER_PARAM_FIELD_CB;
-    hp.id = flag_message;
-    hp.cb = flag_arrived;
+    hp.id = signal_message;
+    hp.cb = signal_arrived;
     s = ucx.ucp_worker_set_am_recv_handler(net.worker, &hp);
     if (s != UCS_OK) start_failed("UCX's active message handler (ucp_worker_set_am_recv_handler)", s);
 
@@ -499,17 +516,19 @@ void transfer(int pe, const void *object, void *buffer, size_t n)
 }  // namespace
 
 void net_put(int pe, void *dest, const void *source, size_t n) { transfer<true>(pe, dest, const_cast<void *>(source), n); }
-void net_put_signal(int pe, void *dest, const void *source, size_t n)
+void net_put_signal(int pe, void *dest, const void *source, size_t n, void *flag, unsigned flag_bytes, bool add,
+                    uint64_t v)
 {
     ucp_rkey_h rkey;
-    const uint64_t at = remote_address(dest, pe, &rkey);
+    SignalHeader h{n != 0 ? remote_address(dest, pe, &rkey) : 0, remote_address(flag, pe, &rkey), v, flag_bytes,
+                   add ? 1u : 0u};
     ucp_request_param_t rp{};
     rp.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS;
     rp.flags = UCP_AM_SEND_FLAG_EAGER;
     // (complete when sent: its source and header are then free; an eager message is sent at once, or copied)
-    const ucs_status_t st =
-        finish_request(ucx.ucp_am_send_nbx(peer(pe).ep, flag_message, &at, sizeof at, source, n, &rp));
-    if (st != UCS_OK) op_failed("a flag message to", pe, st);
+    const ucs_status_t st = finish_request(
+        ucx.ucp_am_send_nbx(peer(pe).ep, signal_message, &h, sizeof h, const_cast<void *>(source), n, &rp));
+    if (st != UCS_OK) op_failed("a signal message to", pe, st);
 }
 void net_get(void *dest, int pe, const void *source, size_t n) { transfer<false>(pe, source, dest, n); }
 
@@ -650,7 +669,7 @@ void net_put(int, void *, const void *, size_t) { __builtin_trap(); }
 void net_get(void *, int, const void *, size_t) { __builtin_trap(); }
 uint64_t net_amo(AmoOp, int, void *, unsigned, uint64_t, uint64_t) { __builtin_trap(); }
 void net_post(AmoOp, int, void *, unsigned, uint64_t) { __builtin_trap(); }
-void net_put_signal(int, void *, const void *, size_t) { __builtin_trap(); }
+void net_put_signal(int, void *, const void *, size_t, void *, unsigned, bool, uint64_t) { __builtin_trap(); }
 void net_fence() {}
 void net_flush() {}
 void net_progress_now() {}

@@ -1,16 +1,24 @@
 // The collectives of a group that spans the network (Group::span: a team with PEs that this PE reaches only
 // through the port's network, port::has_network). The engine's own algorithms (coll_sweep.cpp, coll_gather.cpp)
-// read and write the ranks' memory by remote_ptr; here every access to another rank is put_to, get_from or an
-// AMO, each through the network where the rank is beyond reach:
-//  - the barrier: dissemination, ceil(log2 n) rounds; a round's flag is a count that the partner raises by one
-//    (an AMO: the network's, where the partner is beyond reach or the run's atomic domain is the network's) and its
-//    owner lowers by one when it has seen it (an AMO of the same domain), so that the flags are 0 again between barriers (a
-//    team's scratch serves the next team of its slot as it is) and a partner already in the next barrier (at most
-//    one ahead) leaves a count the next barrier takes;
-//  - a broadcast: the root puts its data into every other rank's dest, between two barriers;
-//  - an all-gather: every rank puts its block into every rank's dest, between two barriers;
-//  - an all-reduce (every reduction, a sweep with a combine): every rank reads every rank's contribution, a chunk of
-//    the work area at a time, and combines them in rank order (so every rank's result is the same bit for bit).
+// read and write the ranks' memory by remote_ptr; here a rank is reached by a signal (raise: bytes, then a count
+// raised; through the network, network_put_signal, one message, where the rank is beyond reach) or by put_to and
+// get_from. The counts are flags of the group's scratch that only raise (its CPU atomics, or the port's handler of
+// the network's signal, which applies them with the target's CPU atomics) and their owner (take) change: never an
+// AMO of the network, so they are in the CPU's atomic domain whatever the run's. Every count is back at zero when
+// its owner returns (a team's scratch serves the next team of its slot as it is), but for raises by ranks that
+// are already in the group's next collective, which that collective takes.
+//  - the barrier: dissemination, ceil(log2 n) rounds; a round's flag is a count that the partner raises by one and
+//    its owner lowers by one when it has seen it, so that a partner already in the next barrier (at most one
+//    ahead) leaves a count the next barrier takes;
+//  - every other collective starts with the barrier: every rank is in the collective (done with the previous one,
+//    its counts and its work area, and not using its dest) before any rank's signals reach it;
+//  - a broadcast: the root signals its data into every other rank's dest (flag_release); the others wait for it;
+//  - an all-gather: every rank signals its block into every other rank's dest (flag_data) and waits for theirs;
+//  - a small all-reduce (one that fits in the work area, a slot a rank): every rank signals its contribution into
+//    every other rank's slot, then combines the n contributions in rank order (so every rank's result is the same
+//    bit for bit);
+//  - a large one: every rank reads every rank's contribution (get_from) a chunk at a time into its stack, and
+//    combines them in rank order, with a barrier after each chunk where the contributions are in dest.
 // The alltoall and the scans are the engine's (coll_gather.cpp), whose accesses go through put_to and get_from.
 // This file's functions are called only where the port has a network; elsewhere --gc-sections drops them.
 #include "coll.hpp"
@@ -19,28 +27,42 @@ namespace shmem::detail {
 
 namespace {
 
-// Raises rank j's count of round k.
-void raise_count(const Group &g, int j, int k)
+// The large reductions' chunk (net_sweep): two of them on the stack.
+constexpr size_t read_chunk = 16384;
+
+// What a signal of n bytes counts: a piece a message of at most signal_piece bytes (one if it carries none), so
+// that no message needs more than signal_piece of the target's memory to arrive in. Raiser and taker agree on it.
+constexpr size_t signal_piece = size_t(1) << 20;
+inline long pieces(size_t n) { return n == 0 ? 1 : long((n + signal_piece - 1) / signal_piece); }
+
+// Copies n bytes from `from` into rank j's copy of the symmetric object at `local` (none: n == 0) and raises
+// rank j's count at flag index f by pieces(n), after the bytes are in place there.
+void raise(const Group &g, int j, int f, void *local = nullptr, const void *from = nullptr, size_t n = 0)
 {
     const int pe = g.world(j);
-    long *f = &g.flags[flag_tree + k];
-    if (amo_by_network(pe)) {
-        network_post(port::AmoOp::add, pe, f, sizeof(long), 1);  // (the next barrier's quiet completes it)
+    long *const flag = &g.flags[f];
+    if (by_network(pe)) {
+        const auto *s = static_cast<const unsigned char *>(from);
+        auto *d = static_cast<unsigned char *>(local);
+        size_t left = n;
+        do {
+            const size_t m = left < signal_piece ? left : signal_piece;
+            network_put_signal(pe, d, s, m, flag, sizeof(long), true, 1);
+            d += m, s += m, left -= m;
+        } while (left != 0);
     } else {
-        __atomic_fetch_add(port::remote_ptr(f, pe), 1L, __ATOMIC_SEQ_CST);
+        if (n != 0) port::put_bytes(port::remote_ptr(local, pe), from, n);
+        __atomic_fetch_add(port::remote_ptr(flag, pe), pieces(n), __ATOMIC_RELEASE);  // after the bytes
         port::notify(pe);
     }
 }
 
-// Waits for this PE's count of round k, and takes one from it.
-void take_count(const Group &g, int k)
+// Waits for this PE's count at flag index f to reach v, and takes v from it.
+void take(const Group &g, int f, long v)
 {
-    long *f = &g.flags[flag_tree + k];
-    port::wait_until([f] { return __atomic_load_n(f, __ATOMIC_ACQUIRE) > 0; });
-    if (amo_by_network(port::my_pe()))  // the network's atomic domain: the network raises the count, and lowers it
-        network_amo(port::AmoOp::add, port::my_pe(), f, sizeof(long), uint64_t(-1), 0);
-    else
-        __atomic_fetch_sub(f, 1L, __ATOMIC_SEQ_CST);
+    long *const flag = &g.flags[f];
+    port::wait_until([flag, v] { return __atomic_load_n(flag, __ATOMIC_ACQUIRE) >= v; });
+    __atomic_fetch_sub(flag, v, __ATOMIC_RELAXED);
 }
 
 // Rank j's m bytes at `local` (a symmetric object) into `to`: this PE's own by a local copy.
@@ -59,10 +81,34 @@ void net_barrier(const Group &g)
     port::quiet();  // this PE's puts (the network's too) are in place before any rank leaves the barrier
     const int n = g.size, r = g.rank;
     for (int k = 0, d = 1; d < n; ++k, d <<= 1) {
-        raise_count(g, r + d < n ? r + d : r + d - n, k);
-        take_count(g, k);
+        raise(g, r + d < n ? r + d : r + d - n, flag_tree + k);
+        take(g, flag_tree + k, 1);
     }
 }
+
+namespace {
+
+// A reduction that fits in the work area, a slot a rank: rank k's contribution goes into slot k of every other
+// rank's work area, counted at flag_data; each rank combines into its own slot, which no other rank writes. The
+// barrier first: every rank is done with the previous collective (its work area and its counts) before any rank
+// writes into them.
+void reduce_pushed(const Group &g, unsigned char *dest, const unsigned char *source, size_t bytes, Combine combine)
+{
+    const int n = g.size, r = g.rank;
+    net_barrier(g);
+    unsigned char *const slots = g.work;
+    for (int i = 1; i < n; ++i) {
+        const int j = r + i < n ? r + i : r + i - n;  // from the right neighbour on, not all to one rank at once
+        raise(g, j, flag_data, slots + size_t(r) * bytes, source, bytes);
+    }
+    take(g, flag_data, long(n - 1) * pieces(bytes));
+    unsigned char *const acc = slots + size_t(r) * bytes;
+    copy_local(acc, r == 0 ? source : slots, bytes);
+    for (int k = 1; k < n; ++k) combine(acc, k == r ? source : slots + size_t(k) * bytes, bytes);
+    copy_local(dest, acc, bytes);
+}
+
+}  // namespace
 
 void net_sweep(const Group &g, int root, const Sweep &s)
 {
@@ -71,21 +117,26 @@ void net_sweep(const Group &g, int root, const Sweep &s)
     auto *const dest = static_cast<unsigned char *>(s.dest);
     const auto *const source = static_cast<const unsigned char *>(s.source);
     if (s.combine == nullptr) {  // a broadcast: the root's source into every other rank's dest
-        net_barrier(g);          // every rank is done with its dest
-        if (g.rank == root)
-            for (int j = 0; j < g.size; ++j)
-                if (j != root) put_to(g.world(j), dest, source, bytes);
-        net_barrier(g);  // (its quiet completes the root's puts)
+        net_barrier(g);
+        if (g.rank != root) {
+            take(g, flag_release, pieces(bytes));
+            return;
+        }
+        for (int i = 1; i < g.size; ++i)
+            raise(g, root + i < g.size ? root + i : root + i - g.size, flag_release, dest, source, bytes);
         return;
     }
-    // A reduction: each rank's contribution is read where it is, in its source where that is symmetric and apart
-    // from dest, else in its dest, into which it copies its source first; every rank decides alike (the arrays are
-    // the same on every rank). Read from dest, a chunk of the result is written only after every rank has read it.
+    // Small (a slot a rank in the work area): pushed.
+    if (bytes <= g.work_bytes / size_t(g.size)) return reduce_pushed(g, dest, source, bytes, s.combine);
+    // Large: each rank's contribution is read where it is, in its source where that is symmetric and apart from
+    // dest, else in its dest, into which it copies its source first; every rank decides alike (the arrays are the
+    // same on every rank). Read from dest, a chunk of the result is written only after every rank has read it. The
+    // chunks are read into this PE's stack (a get's destination need not be symmetric), larger than the work area.
     const bool in_source = source != dest && is_symmetric(source, bytes);
     if (!in_source && source != dest) copy_local(dest, source, bytes);
     const unsigned char *const contribution = in_source ? source : dest;
-    const size_t chunk = (g.work_bytes / 2) & ~((size_t(1) << s.elem_shift) - 1);
-    unsigned char *const acc = g.work, *const in = g.work + chunk;
+    alignas(16) unsigned char acc[read_chunk], in[read_chunk];
+    const size_t chunk = read_chunk & ~((size_t(1) << s.elem_shift) - 1);
     net_barrier(g);  // every rank's contribution is in place
     for (size_t o = 0; o < bytes; o += chunk) {
         const size_t m = bytes - o < chunk ? bytes - o : chunk;
@@ -105,15 +156,15 @@ int net_allgather(const Group &g, unsigned char *dest, const void *source, const
     const int n = g.size, r = g.rank;
     auto at = [off, block](int j) { return off != nullptr ? off[j] : size_t(j) * block; };
     const size_t mine = at(r), bytes = at(r + 1) - mine;
-    net_barrier(g);  // every rank is done with its dest
-    for (int i = 0; i < n; ++i) {
+    net_barrier(g);
+    long expect = 0;
+    for (int i = 1; i < n; ++i) {
         const int j = r + i < n ? r + i : r + i - n;  // from the right neighbour on, not all to one rank at once
-        if (j == r)
-            copy_local(dest + mine, source, bytes);
-        else
-            put_to(g.world(j), dest + mine, source, bytes);
+        raise(g, j, flag_data, dest + mine, source, bytes);
+        expect += pieces(at(j + 1) - at(j));
     }
-    net_barrier(g);  // every block is in place
+    copy_local(dest + mine, source, bytes);
+    take(g, flag_data, expect);
     return 0;
 }
 

@@ -55,9 +55,10 @@ inline void network_put(int pe, void *dest, const void *source, size_t n)
 {
     if constexpr (port::has_network) port::net_put(pe, dest, source, n);
 }
-inline void network_put_signal(int pe, void *dest, const void *source, size_t n)
+inline void network_put_signal(int pe, void *dest, const void *source, size_t n, void *flag, unsigned flag_bytes,
+                               bool add, uint64_t v)
 {
-    if constexpr (port::has_network) port::net_put_signal(pe, dest, source, n);
+    if constexpr (port::has_network) port::net_put_signal(pe, dest, source, n, flag, flag_bytes, add, v);
 }
 inline void network_get(void *dest, int pe, const void *source, size_t n)
 {

@@ -163,8 +163,12 @@ enum class AmoOp { fetch, set, swap, cswap, add, and_, or_, xor_ };
 // this PE's own symmetric memory: the port finds PE pe's copy of the object.
 //  - net_put(pe, dest, source, n): n bytes from source to PE pe's dest; source may be reused on return; the bytes
 //    are in place at the target after quiet() (which completes the network's puts as well as the stores).
-//  - net_put_signal(pe, dest, source, n): net_put of a flag of n = 4 or 8 bytes that its target waits for (a
-//    barrier's round, after the barrier's quiet), written there in one piece: quiet() need not complete it.
+//  - net_put_signal(pe, dest, source, n, flag, flag_bytes, add, v): n bytes (none or more) from source to PE pe's
+//    dest, then PE pe's flag (flag_bytes = 4 or 8) set to v (add false) or raised by v (add true), in one piece
+//    and after the bytes are in place there. A flag of the library's own that its target waits for (a barrier's
+//    round, a collective's arrival count): only this hook, the target's loads and its CPU atomics change it, never
+//    net_amo, so it is in the CPU's atomic domain whatever the run's. quiet() need not complete it (the target
+//    waits for it); source may be reused on return.
 //  - net_get(dest, pe, source, n): n bytes from PE pe's source into dest, there on return.
 //  - net_amo(op, pe, word, bytes, v, cond): the AMO `op` (as atomic_rmw's, with fetch and set) on PE pe's word of
 //    4 or 8 bytes; returns the old value (fetch, swap, cswap, the fetching forms), complete on return. Atomic with
@@ -183,7 +187,8 @@ enum class AmoOp { fetch, set, swap, cswap, add, and_, or_, xor_ };
 // the port's waits progress the network, and with has_network a wait's done() may be true without any notify.
 bool reachable(int pe);
 void net_put(int pe, void *dest, const void *source, size_t n);
-void net_put_signal(int pe, void *dest, const void *source, size_t n);
+void net_put_signal(int pe, void *dest, const void *source, size_t n, void *flag, unsigned flag_bytes, bool add,
+                    uint64_t v);
 void net_get(void *dest, int pe, const void *source, size_t n);
 uint64_t net_amo(AmoOp op, int pe, void *word, unsigned bytes, uint64_t v, uint64_t cond);
 void net_post(AmoOp op, int pe, void *word, unsigned bytes, uint64_t v);

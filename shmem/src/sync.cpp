@@ -35,13 +35,14 @@ struct Dissemination {
 Dissemination dissemination;
 
 // Round r's store where the port reaches the partner only through its network (theirs is null for it: make_rounds):
-// the epoch goes there by a network put, and its waits progress the network. A constant false without a network.
+// the epoch goes there by the network's signal (net_put_signal), and its waits progress the network. A constant false without a network.
 [[gnu::always_inline]] inline bool network_round(const Dissemination &b, const Round *r, uint32_t epoch)
 {
     if constexpr (port::has_network) {
         if (__builtin_expect(r->theirs == nullptr, 0)) {
             const int d = 1 << (r - b.rounds), n = port::n_pes(), me = port::my_pe();
-            network_put_signal(me + d < n ? me + d : me + d - n, const_cast<uint32_t *>(&r->flag), &epoch, sizeof epoch);
+            network_put_signal(me + d < n ? me + d : me + d - n, nullptr, nullptr, 0, const_cast<uint32_t *>(&r->flag),
+                               sizeof epoch, false, epoch);
             return true;
         }
     }

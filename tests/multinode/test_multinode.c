@@ -5,6 +5,8 @@
  *    with shmem_quiet completing them and shmem_barrier_all ordering them;
  *  - a reduction on SHMEM_TEAM_SHARED (one node) and on SHMEM_TEAM_WORLD (every node) gives the sum;
  *  - the symmetric heap is symmetric across nodes;
+ *  - a broadcast and a collect of more than a network message's 1 MiB reach every PE whole (in pieces), and a
+ *    reduction larger than the teams' work area (in chunks) gives the sum;
  *  - a PE that polls with shmem_int_test (no wait, no progress of its own) still answers a get and takes a put.
  * The node layout comes from oshrun's environment (SHMEM_LINUX_NODE_FIRST/NPES), or under a PMIx launcher on one
  * machine from SHMEM_LINUX_EMULATED_NODES: the test checks the library's view against it (under a PMIx launcher
@@ -157,6 +159,37 @@ int main(void)
     shmem_barrier_all();
     CHECK(h[left % 64] == left, "heap word %d = %ld from PE %d", left % 64, h[left % 64], left);
     shmem_free(h);
+
+    /* Large collectives from the heap: a broadcast of 3 MiB + 5 bytes from the last PE; a collect in which PE 0
+     * gives 1 MiB + 3 bytes and the others 7 bytes each; a sum of 5,000 longs (the teams' work area holds 2 KiB). */
+    const size_t big = ((size_t)3 << 20) + 5, first_block = ((size_t)1 << 20) + 3, other_block = 7;
+    const size_t gathered = first_block + (size_t)(n - 1) * other_block;
+    unsigned char *bsrc = shmem_malloc(big), *bdst = shmem_malloc(big);
+    unsigned char *csrc = shmem_malloc(first_block), *cdst = shmem_malloc(gathered);
+    long *rsrc = shmem_malloc(5000 * sizeof(long)), *rdst = shmem_malloc(5000 * sizeof(long));
+    CHECK(bsrc && bdst && csrc && cdst && rsrc && rdst, "shmem_malloc of the large collectives' arrays");
+    for (size_t i = 0; i < big; ++i) bsrc[i] = (unsigned char)test_pattern(me, i, 11);
+    memset(bdst, 0, big);
+    const size_t mine_block = me == 0 ? first_block : other_block;
+    for (size_t i = 0; i < mine_block; ++i) csrc[i] = (unsigned char)test_pattern(me, i, 13);
+    for (int i = 0; i < 5000; ++i) rsrc[i] = (long)i * (me + 1);
+    shmem_barrier_all();
+    CHECK(shmem_broadcastmem(SHMEM_TEAM_WORLD, bdst, bsrc, big, n - 1) == 0, "shmem_broadcastmem of %zu bytes", big);
+    for (size_t i = 0; i < big; ++i)
+        CHECK(bdst[i] == (unsigned char)test_pattern(n - 1, i, 11), "broadcast byte %zu = %d", i, bdst[i]);
+    CHECK(shmem_collectmem(SHMEM_TEAM_WORLD, cdst, csrc, mine_block) == 0, "shmem_collectmem");
+    for (int pe = 0; pe < n; ++pe) {
+        const size_t at = pe == 0 ? 0 : first_block + (size_t)(pe - 1) * other_block;
+        const size_t len = pe == 0 ? first_block : other_block;
+        for (size_t i = 0; i < len; ++i)
+            CHECK(cdst[at + i] == (unsigned char)test_pattern(pe, i, 13), "collected byte %zu of PE %d = %d", i, pe,
+                  cdst[at + i]);
+    }
+    CHECK(shmem_long_sum_reduce(SHMEM_TEAM_WORLD, rdst, rsrc, 5000) == 0, "shmem_long_sum_reduce of 5000");
+    for (int i = 0; i < 5000; ++i)
+        CHECK(rdst[i] == (long)i * n * (n + 1) / 2, "sum[%d] = %ld; expected %ld", i, rdst[i], (long)i * n * (n + 1) / 2);
+    shmem_barrier_all();
+    shmem_free(rdst), shmem_free(rsrc), shmem_free(cdst), shmem_free(csrc), shmem_free(bdst), shmem_free(bsrc);
 
     /* Progress without the target: PE 0 polls a flag with shmem_int_test, which reads its memory and calls nothing
      * else, while the last PE (on another node) reads PE 0's heap word and data and then sets the flag. Over a
