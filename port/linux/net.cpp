@@ -69,7 +69,7 @@ struct Slot {
     uint64_t base[regions];
     uint32_t address_bytes;
     uint32_t rkey_bytes[regions];
-    uint32_t pad;
+    uint32_t node_npes;  // the PEs of its node (the node's first PE's slot tells where the next node begins)
     unsigned char data[];  // the worker's address, then each region's packed key
 };
 constexpr size_t board_header_bytes = 4096;
@@ -443,6 +443,7 @@ void net_start(int board_fd)
     if (used > slot_data_bytes) start_failed("UCX's worker address does not fit in the start-up board's slot", UCS_OK);
     memcpy(mine->data, address, address_bytes);
     mine->address_bytes = uint32_t(address_bytes);
+    mine->node_npes = uint32_t(geometry.node_npes);
     ucx.ucp_worker_release_address(net.worker, address);
     net.lo[0] = geometry.static_lo;
     net.len[0] = (reinterpret_cast<uintptr_t>(__shmem_static_end) + page - 1 - geometry.static_lo) & ~(page - 1);
@@ -594,6 +595,66 @@ void net_wake(int pe)
     if (r != nullptr) ucx.ucp_request_free(r);
 }
 
+// The network half of hw_barrier in a run across nodes (port.cpp): a dissemination barrier among the nodes' first
+// PEs (the leaders), ceil(log2 nodes) rounds, as the core's among all PEs (shmem/src/sync.cpp): in round k a
+// leader sets the round's flag of the leader 2^k nodes on to its barrier epoch (a signal: one message) and waits
+// for its own to reach it; a flag is the epoch, one less or one more, so ">= epoch" as a signed difference is exact.
+// The leaders are found once, from the PEs' published slots: node 0 begins at PE 0, and each node's first PE says
+// how many PEs its node has.
+namespace {
+struct Leaders {
+    int count;  // nodes
+    int index;  // this PE's node's
+    int *pe;    // each node's first PE; null until the first barrier
+    uint32_t epoch;
+} leaders;
+uint32_t leader_round[32];  // symmetric: this leader's flag of each round, which its partner sets
+
+[[gnu::cold, gnu::noinline]] void find_leaders()
+{
+    int *const pe = static_cast<int *>(calloc(size_t(geometry.npes), sizeof(int)));
+    if (pe == nullptr) {
+        detail::Message().s("libshmem: PE ").i(geometry.pe).s(": no memory for the table of the run's nodes").write();
+        end_run(70);
+    }
+    int m = 0, index = -1;
+    for (int p = 0; p < geometry.npes; ++m) {
+        const uint32_t k = slot_of(p)->node_npes;
+        if (k == 0 || k > uint32_t(geometry.npes - p)) {
+            detail::Message()
+                .s("libshmem: PE ").i(geometry.pe).s(": the network: PE ").i(p).s(" published a node of ").u(k)
+                .s(" PEs from it, in a run of ").i(geometry.npes).s(" (a library bug, or another program's slot)")
+                .write();
+            end_run(70);
+        }
+        if (p == geometry.node_first) index = m;
+        pe[m] = p;
+        p += int(k);
+    }
+    if (index < 0) {
+        detail::Message()
+            .s("libshmem: PE ").i(geometry.pe).s(": the network: this PE's node, from PE ").i(geometry.node_first)
+            .s(", begins at no node's first PE as the others published them (a library bug)")
+            .write();
+        end_run(70);
+    }
+    leaders.count = m, leaders.index = index, leaders.pe = pe;
+}
+}  // namespace
+
+void net_leaders_barrier()
+{
+    if (__builtin_expect(leaders.pe == nullptr, 0)) find_leaders();
+    const uint32_t epoch = ++leaders.epoch;
+    const int m = leaders.count, i = leaders.index;
+    for (int k = 0, d = 1; d < m; ++k, d <<= 1) {
+        net_put_signal(leaders.pe[i + d < m ? i + d : i + d - m], nullptr, nullptr, 0, &leader_round[k],
+                       sizeof(uint32_t), false, epoch);
+        uint32_t *const flag = &leader_round[k];
+        progress_until([flag, epoch] { return int32_t(__atomic_load_n(flag, __ATOMIC_ACQUIRE) - epoch) >= 0; });
+    }
+}
+
 void net_stop()
 {
     // This PE's process ends. Every operation of its own is complete (each waits for its completion, and puts for
@@ -675,6 +736,7 @@ void net_flush() {}
 void net_progress_now() {}
 void net_wake(int) {}
 void net_stop() {}
+void net_leaders_barrier() { __builtin_trap(); }
 void net_wait(bool (*)(void *), void *) { __builtin_trap(); }
 
 }  // namespace shmem::port

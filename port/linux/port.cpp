@@ -53,8 +53,52 @@ bool generation_moved(const void *arg)
 }
 }  // namespace
 
+namespace {
+// hw_barrier in a run across nodes: each node's PEs arrive on the word in its first PE's memory (the leader's);
+// the leader waits for all of them, does the barrier among the nodes' leaders through the network
+// (net_leaders_barrier), then resets the count, advances the generation and wakes the node's PEs. Every PE first
+// completes its puts through the network (the core calls no quiet before a barrier whose first access is a fence,
+// hw_barrier_fences). The waits are the port's waits across nodes (they progress the network: another node's
+// flush may wait for this PE's answer), woken by a notify; a PE of the node that ended is seen and reported as in
+// the run on one node.
+struct ArrivalWait {
+    const uint64_t *word;
+    uint32_t all;
+};
+bool all_arrived(const void *arg)
+{
+    const auto *w = static_cast<const ArrivalWait *>(arg);
+    return uint32_t(__atomic_load_n(w->word, __ATOMIC_ACQUIRE)) == w->all;
+}
+template <class Arg>
+void node_wait(bool (*done)(const void *), const Arg &arg)
+{
+    wait_until([done, &arg] { return done(&arg) || __atomic_load_n(port::peer_ended_word(), __ATOMIC_RELAXED) != 0; });
+    if (!done(&arg)) detail::world_wait_ended(done, &arg);
+}
+[[gnu::noinline]] void node_barrier()
+{
+    net_flush();
+    const int first = geometry.node_first;
+    Wand *w = remote_ptr(&wand, first);
+    const uint64_t before = __atomic_fetch_add(&w->word, 1u, __ATOMIC_ACQ_REL);
+    const uint32_t gen = uint32_t(before >> 32), n = uint32_t(geometry.node_npes);
+    uint32_t *generation = reinterpret_cast<uint32_t *>(&w->word) + 1;
+    if (geometry.pe == first) {
+        node_wait(all_arrived, ArrivalWait{&w->word, n});
+        net_leaders_barrier();
+        __atomic_store_n(&w->word, uint64_t(gen + 1) << 32, __ATOMIC_SEQ_CST);
+        for (int pe = first + 1; pe < first + int(n); ++pe) notify(pe);
+        return;
+    }
+    if (uint32_t(before) == n - 1) notify(first);  // the last arrival wakes the leader
+    node_wait(generation_moved, GenerationWait{generation, gen});
+}
+}  // namespace
+
 void hw_barrier()
 {
+    if (__builtin_expect(geometry.networked, 0)) return node_barrier();
     const uint32_t n = uint32_t(geometry.npes);
     Wand *w = remote_ptr(&wand, 0);
     const uint64_t before = __atomic_fetch_add(&w->word, 1u, __ATOMIC_ACQ_REL);

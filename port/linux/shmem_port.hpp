@@ -88,6 +88,7 @@ inline void net_progress()
 }
 void net_wait(bool (*done)(void *), void *arg);        // a wait that progresses the network (wait_until)
 void net_stop();                                       // this PE's process ends (crt/linux: at exit)
+void net_leaders_barrier();                            // hw_barrier's among the nodes' first PEs (port.cpp)
 
 template <class T>
 inline T *remote_ptr(T *local, int pe)
@@ -316,9 +317,10 @@ inline void wait_until(Done done)
 #if defined(__x86_64__)
 inline constexpr bool hw_barrier_fences = true;
 #endif
-// The counter in PE 0's memory serves a run on one node; across nodes the core's dissemination barrier runs.
-inline bool hw_barrier_usable() { return !geometry.networked; }
-inline constexpr const char hw_barrier_needs[] = "every PE on one node";
+// The counter in PE 0's memory serves a run on one node; across nodes each node's counter, with a dissemination
+// among the nodes' first PEs between the arrivals and the release (port.cpp).
+inline bool hw_barrier_usable() { return true; }
+inline constexpr const char hw_barrier_needs[] = "nothing";  // (usable in every run)
 
 // ---- platform ---------------------------------------------------------------------------------------------
 

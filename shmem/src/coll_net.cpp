@@ -79,6 +79,7 @@ void read_rank(const Group &g, int j, void *to, const void *local, size_t m)
 void net_barrier(const Group &g)
 {
     port::quiet();  // this PE's puts (the network's too) are in place before any rank leaves the barrier
+    if (whole_machine(g.start, g.stride, g.size)) return barrier_world(barrier_hardware);  // the port's, by node
     const int n = g.size, r = g.rank;
     for (int k = 0, d = 1; d < n; ++k, d <<= 1) {
         raise(g, r + d < n ? r + d : r + d - n, flag_tree + k);
