@@ -17,8 +17,8 @@
 //  - a small all-reduce (one that fits in the work area, a slot a rank): every rank signals its contribution into
 //    every other rank's slot, then combines the n contributions in rank order (so every rank's result is the same
 //    bit for bit);
-//  - a large one: every rank reads every rank's contribution (get_from) a chunk at a time into its stack, and
-//    combines them in rank order, with a barrier after each chunk where the contributions are in dest.
+//  - a large one: a reduce-scatter by reads (each rank reads every rank's contribution to its own block of the
+//    elements and combines them in rank order), then an all-gather of the blocks by signals.
 // The alltoall and the scans are the engine's (coll_gather.cpp), whose accesses go through put_to and get_from.
 // This file's functions are called only where the port has a network; elsewhere --gc-sections drops them.
 #include "coll.hpp"
@@ -129,27 +129,48 @@ void net_sweep(const Group &g, int root, const Sweep &s)
     }
     // Small (a slot a rank in the work area): pushed.
     if (bytes <= g.work_bytes / size_t(g.size)) return reduce_pushed(g, dest, source, bytes, s.combine);
-    // Large: each rank's contribution is read where it is, in its source where that is symmetric and apart from
-    // dest, else in its dest, into which it copies its source first; every rank decides alike (the arrays are the
-    // same on every rank). Read from dest, a chunk of the result is written only after every rank has read it. The
-    // chunks are read into this PE's stack (a get's destination need not be symmetric), larger than the work area.
+    // Large: a reduce-scatter by reads, then an all-gather by signals. Rank k owns block k of the elements
+    // (block(k), below). Each rank reads every rank's contribution to its block, a chunk at a time into its stack (a
+    // get's destination need not be symmetric), combines them in rank order and writes the result into its own
+    // dest; then it signals that block into every other rank's dest, and waits for theirs. A contribution is read
+    // where it is: in its source where that is symmetric and apart from dest, else in dest, into which its source
+    // is copied first (every rank decides alike: the arrays are the same on every rank). Rank r's dest block k is
+    // written by rank k's signal only after rank k has read it (its own phase came first), and rank r's own block
+    // only by rank r after it has read it: so in place too, with no barrier but the first. A rank returns once
+    // every other rank's block is in: every rank has then read all it reads of this rank.
     const bool in_source = source != dest && is_symmetric(source, bytes);
     if (!in_source && source != dest) copy_local(dest, source, bytes);
     const unsigned char *const contribution = in_source ? source : dest;
+    const int n = g.size, r = g.rank;
+    const size_t elems = bytes >> s.elem_shift, per = (elems + size_t(n) - 1) / size_t(n);
+    auto block = [elems, per, shift = s.elem_shift](int k, size_t *at) {  // rank k's block: its offset, its bytes
+        const size_t first = size_t(k) * per < elems ? size_t(k) * per : elems;
+        const size_t end = first + per < elems ? first + per : elems;
+        *at = first << shift;
+        return (end - first) << shift;
+    };
     alignas(16) unsigned char acc[read_chunk], in[read_chunk];
     const size_t chunk = read_chunk & ~((size_t(1) << s.elem_shift) - 1);
+    size_t mine;
+    const size_t mine_bytes = block(r, &mine);
     net_barrier(g);  // every rank's contribution is in place
-    for (size_t o = 0; o < bytes; o += chunk) {
-        const size_t m = bytes - o < chunk ? bytes - o : chunk;
+    for (size_t o = mine; o < mine + mine_bytes; o += chunk) {
+        const size_t m = mine + mine_bytes - o < chunk ? mine + mine_bytes - o : chunk;
         read_rank(g, 0, acc, contribution + o, m);
-        for (int j = 1; j < g.size; ++j) {
+        for (int j = 1; j < n; ++j) {
             read_rank(g, j, in, contribution + o, m);
             s.combine(acc, in, m);
         }
-        if (!in_source) net_barrier(g);  // every rank has read this chunk of every dest
         copy_local(dest + o, acc, m);
     }
-    net_barrier(g);  // no rank changes what another may still read
+    long expect = 0;
+    for (int i = 1; i < n; ++i) {
+        const int j = r + i < n ? r + i : r + i - n;  // from the right neighbour on, not all to one rank at once
+        raise(g, j, flag_data, dest + mine, dest + mine, mine_bytes);
+        size_t at;
+        expect += pieces(block(j, &at));
+    }
+    take(g, flag_data, expect);
 }
 
 int net_allgather(const Group &g, unsigned char *dest, const void *source, const size_t *off, size_t block)
