@@ -65,6 +65,22 @@ void take(const Group &g, int f, long v)
     __atomic_fetch_sub(flag, v, __ATOMIC_RELAXED);
 }
 
+// Signals n bytes from `from` into every other rank's copy of `local` at flag index f, from the right neighbour
+// on (not all to one rank at once), and waits for the other ranks' signals to this PE: their(j), the bytes rank j
+// signals here.
+template <class Their>
+void exchange(const Group &g, int f, void *local, const void *from, size_t n, Their their)
+{
+    const int size = g.size, r = g.rank;
+    long expect = 0;
+    for (int i = 1; i < size; ++i) {
+        const int j = r + i < size ? r + i : r + i - size;
+        raise(g, j, f, local, from, n);
+        expect += pieces(their(j));
+    }
+    take(g, f, expect);
+}
+
 // Rank j's m bytes at `local` (a symmetric object) into `to`: this PE's own by a local copy.
 void read_rank(const Group &g, int j, void *to, const void *local, size_t m)
 {
@@ -98,11 +114,7 @@ void reduce_pushed(const Group &g, unsigned char *dest, const unsigned char *sou
     const int n = g.size, r = g.rank;
     net_barrier(g);
     unsigned char *const slots = g.work;
-    for (int i = 1; i < n; ++i) {
-        const int j = r + i < n ? r + i : r + i - n;  // from the right neighbour on, not all to one rank at once
-        raise(g, j, flag_data, slots + size_t(r) * bytes, source, bytes);
-    }
-    take(g, flag_data, long(n - 1) * pieces(bytes));
+    exchange(g, flag_data, slots + size_t(r) * bytes, source, bytes, [bytes](int) { return bytes; });
     unsigned char *const acc = slots + size_t(r) * bytes;
     copy_local(acc, r == 0 ? source : slots, bytes);
     for (int k = 1; k < n; ++k) combine(acc, k == r ? source : slots + size_t(k) * bytes, bytes);
@@ -163,30 +175,19 @@ void net_sweep(const Group &g, int root, const Sweep &s)
         }
         copy_local(dest + o, acc, m);
     }
-    long expect = 0;
-    for (int i = 1; i < n; ++i) {
-        const int j = r + i < n ? r + i : r + i - n;  // from the right neighbour on, not all to one rank at once
-        raise(g, j, flag_data, dest + mine, dest + mine, mine_bytes);
+    exchange(g, flag_data, dest + mine, dest + mine, mine_bytes, [&block](int j) {
         size_t at;
-        expect += pieces(block(j, &at));
-    }
-    take(g, flag_data, expect);
+        return block(j, &at);
+    });
 }
 
 int net_allgather(const Group &g, unsigned char *dest, const void *source, const size_t *off, size_t block)
 {
-    const int n = g.size, r = g.rank;
     auto at = [off, block](int j) { return off != nullptr ? off[j] : size_t(j) * block; };
-    const size_t mine = at(r), bytes = at(r + 1) - mine;
+    const size_t mine = at(g.rank), bytes = at(g.rank + 1) - mine;
     net_barrier(g);
-    long expect = 0;
-    for (int i = 1; i < n; ++i) {
-        const int j = r + i < n ? r + i : r + i - n;  // from the right neighbour on, not all to one rank at once
-        raise(g, j, flag_data, dest + mine, source, bytes);
-        expect += pieces(at(j + 1) - at(j));
-    }
     copy_local(dest + mine, source, bytes);
-    take(g, flag_data, expect);
+    exchange(g, flag_data, dest + mine, source, bytes, [&at](int j) { return at(j + 1) - at(j); });
     return 0;
 }
 
