@@ -22,7 +22,7 @@ uint32_t *lock_for(volatile void *p)
     uintptr_t owner = shmem::port::global_address(a) & ~uintptr_t(0xfffff);
     // External DRAM has no TESTSET owner core (TESTSET works on a core's SRAM): its words are guarded by PE 0's
     // locks, and rmw() below makes the data land before the lock is released.
-    if (in_dram(owner)) owner = geometry.global[0];
+    if (in_dram(owner)) owner = near(geometry).global[0];
     return reinterpret_cast<uint32_t *>(owner | reinterpret_cast<uintptr_t>(&locks[(a >> 3) & 3]));
 }
 

@@ -17,12 +17,15 @@
  */
 
 /* The bulk of r3 (>= 4) units through the hardware loop: blocks of 4, each 4 loads (LD) into A..D and 4 stores
- * (ST), LC = r3 / 4 iterations with interrupts disabled (STATUS kept in r24), LS = .L<name>_body, LE = LS + 28
+ * (ST), LC = r3 / 4 iterations (in r12: made here, or by the caller where LC_MADE) with interrupts disabled
+ * (STATUS kept in r24), LS = .L<name>_body, LE = LS + 28
  * (8 .l instructions). The copy is always in local memory (.text.local in both linker scripts): its addresses fit
  * in 16 bits. Afterwards interrupts come back on only if they were on entry (STATUS bit 1 is GID), and the 0-3
  * units left over go to SINGLE, the one-unit loop, or straight to the bytes after them. */
-.macro HWBLOCK name, ld, st, a, b, c, d, single
+.macro HWBLOCK name, ld, st, a, b, c, d, single, lc_made=0
+    .if !\lc_made
     lsr r12, r3, #2
+    .endif
     movfs r24, status
     mov r25, %low(.L\name\()_body)
     movts ls, r25
@@ -91,15 +94,16 @@ _shmem_port_copy:
     sub r3, r3, #1
     bne .Ld1
 
-/* r2 bytes, one at a time. */
+/* r2 bytes, one at a time; none left falls through to the return (a taken branch costs 3 cycles). */
 .Ltail:
     sub r2, r2, #1
-    blt .Lret
+    bgte .Lbyte
+.Lret:
+    rts
+.Lbyte:
     ldrb r3, [r1], #1
     strb r3, [r0], #1
     b .Ltail
-.Lret:
-    rts
 
 .Lhw8:
     HWBLOCK d, ldrd.l, strd.l, r16, r18, r20, r22, .Ld1
@@ -125,8 +129,8 @@ _shmem_port_copy:
 .Lwords:
     SPLIT 2                     /* words, then n mod 4 bytes */
     beq .Ltail
-    sub r12, r3, #4
-    bgteu .Lhw4
+    lsr r12, r3, #2             /* LC already: then the block's body is on its 8-byte boundary with no padding */
+    bne .Lhw4
 .Lw1:
     ldr r16, [r1], #1
     str r16, [r0], #1
@@ -135,4 +139,4 @@ _shmem_port_copy:
     b .Ltail
 
 .Lhw4:
-    HWBLOCK w, ldr.l, str.l, r16, r17, r18, r19, .Lw1
+    HWBLOCK w, ldr.l, str.l, r16, r17, r18, r19, .Lw1, 1

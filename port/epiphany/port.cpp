@@ -12,7 +12,10 @@ Geometry geometry;
 
 namespace {
 
-volatile shmem_ep_mailbox *mailbox() { return reinterpret_cast<volatile shmem_ep_mailbox *>(geometry.mailbox); }
+volatile shmem_ep_mailbox *mailbox()
+{
+    return reinterpret_cast<volatile shmem_ep_mailbox *>(near(geometry).mailbox);
+}
 
 // Done: sleep for good, still serving interrupts (an IPI get from a PE that is not done yet). The timers stop:
 // nothing waits for the backstop any more, and a simulator (esim) steps every cycle a timer counts, idle or not.
@@ -94,6 +97,7 @@ extern "C" uint32_t shmem_wand[2];  // WAND barriers completed (the handler), be
 #define SHMEM_EP_ENDS(text) text
 #define SHMEM_EP_ENDS_OPERANDS(fn) , [peer_ended] "i"(&shmemi_peer_ended), [ended] "i"(fn)
 #define SHMEM_EP_SWEEP_CLOBBERS "r40", "r41",
+#define SHMEM_EP_BARRIER_CLOBBERS
 #define SHMEM_EP_CALL_CLOBBERS                                                                                      \
     "r4", "r5", "r6", "r7", "r8", "r9", "r19", "r20", "r21", "r22", "r23", "r24", "r25", "r26", "r27", "r44", "r45", \
         "r46", "r47", "r48", "r49", "r50", "r51", "r52", "r53", "r54", "r55", "r56", "r57", "r58", "r59", "r60", "r61", \
@@ -102,6 +106,7 @@ extern "C" uint32_t shmem_wand[2];  // WAND barriers completed (the handler), be
 #define SHMEM_EP_ENDS(text)
 #define SHMEM_EP_ENDS_OPERANDS(fn)
 #define SHMEM_EP_SWEEP_CLOBBERS
+#define SHMEM_EP_BARRIER_CLOBBERS "r19", "r20",
 #define SHMEM_EP_CALL_CLOBBERS
 #endif
 #if SHMEM_CHECKS
@@ -123,6 +128,11 @@ bool barrier_done(const void *w)
 }  // namespace
 #endif
 
+// The polls of a library wait before it sleeps (the barrier's rounds, the sweep's flags), with interrupts disabled:
+// six instructions each. A partner a few cycles away is found without the sleep, the wake-up interrupt and the check
+// after it; one that takes longer costs the wait these cycles and then sleeps as before. (A literal: the sweep's asm
+// has no operand to spare.)
+#define SHMEM_EP_SPIN "64"
 void barrier_world(int kind)
 {
     register int r0 __asm__("r0") = kind;
@@ -136,50 +146,51 @@ void barrier_world(int kind)
         "mov r16, %%low(%[geometry])\n\t"
         "ldr r12, [r16, %[npes]]\n\t"
         "ldr r17, [r16, %[pe]]\n\t"
+        "gid\n\t"  // until the end (a wait's sleep enables interrupts to take what woke it)
 #if SHMEM_BARRIER_AUTO
         "sub r1, r0, #0\n\t"  // the build's choice: WAND if the run has the whole chip
         "bne 0f\n\t"
         "sub r1, r12, %[cores]\n\t"
         "beq 1f\n\t"
-        "b 2f\n\t"
+#else
+        "sub r1, r0, #1\n\t"
+        "beq 1f\n\t"
 #endif
-        "0: sub r1, r0, #1\n\t"
-        "bne 2f\n\t"
-        // WAND: r0 = the count, r1 = the count that completes this barrier; d = n, so the loop ends after one wait
-        "1: mov r0, %%low(%[wand])\n\t"
-        "ldr r1, [r0, #1]\n\t"
-        "add r1, r1, #1\n\t"
-        "str r1, [r0, #1]\n\t"
-        "wand\n\t"
-        "mov r2, r12\n\t"
-        "b 5f\n\t"
-        // dissemination: r0 = this round's flag, r1 = the epoch, r2 = d
+        // dissemination: r0 = this round's flag, r1 = the epoch, r2 = d, r19 = ILATST, r20 = the user interrupt
         "2: mov r0, %%low(%[words])\n\t"
         "ldr r1, [r0]\n\t"
         "add r1, r1, #1\n\t"
         "str r1, [r0], #1\n\t"
+        "mov r19, %%low(%[ilatst])\n\t"
+        "movt r19, %%high(%[ilatst])\n\t"
+        "mov r20, %[user]\n\t"
         "mov r2, #1\n\t"
-        "3: sub r3, r2, r12\n\t"
+        "sub r3, r2, r12\n\t"  // a run of one PE: no round
         "bgte 9f\n\t"
-        "add r3, r17, r2\n\t"  // (me + d) mod n, d < n
+        "3: add r3, r17, r2\n\t"  // (me + d) mod n, d < n
         "sub r18, r3, r12\n\t"
         "movgte r3, r18\n\t"
         "lsl r3, r3, #2\n\t"
         "add r3, r3, %[global]\n\t"
         "ldr r3, [r16, +r3]\n\t"  // the partner's global base
         "orr r18, r0, r3\n\t"
-        "str r1, [r18]\n\t"
-        "mov r18, %%low(%[ilatst])\n\t"
-        "movt r18, %%high(%[ilatst])\n\t"
-        "orr r3, r3, r18\n\t"
-        "mov r18, %[user]\n\t"
-        "str r18, [r3]\n\t"
-        // the wait: check with interrupts disabled, sleep until an interrupt is latched, take it, check again
-        "5: gid\n\t"
-        "ldr r3, [r0]\n\t"
+        "orr r3, r3, r19\n\t"
+        "str r1, [r18]\n\t"  // the flag, then the wake-up: back to back, to one destination, in order
+        "str r20, [r3]\n\t"
+        "mov r18, #" SHMEM_EP_SPIN "\n\t"
+        // the wait (interrupts disabled): poll up to spin times; then sleep until an interrupt is latched, take it,
+        // check again. The loop's way on is the way without a taken branch (3 cycles each).
+        "5: ldr r3, [r0]\n\t"
         "sub r3, r3, r1\n\t"
         "asr r3, r3, #31\n\t"
-        "beq 6f\n\t"
+        "bne 51f\n\t"
+        "6: lsl r2, r2, #1\n\t"
+        "add r0, r0, #4\n\t"
+        "sub r3, r2, r12\n\t"
+        "blt 3b\n\t"
+        "b 9f\n\t"
+        "51: sub r18, r18, #1\n\t"
+        "bgte 5b\n\t"
         SHMEM_EP_ENDS("mov r3, %%low(%[peer_ended])\n\t"
                       "ldr r3, [r3]\n\t"
                       "sub r3, r3, #0\n\t"
@@ -188,11 +199,21 @@ void barrier_world(int kind)
         "movts ilatcl, r3\n\t"
         "idle\n\t"
         "gie\n\t"
+        "gid\n\t"
         "b 5b\n\t"
-        "6: gie\n\t"
-        "lsl r2, r2, #1\n\t"
-        "add r0, r0, #4\n\t"
-        "b 3b\n\t"
+#if SHMEM_BARRIER_AUTO
+        "0: sub r1, r0, #1\n\t"
+        "bne 2b\n\t"
+#endif
+        // WAND: r0 = the count, r1 = the count that completes this barrier; d = n, so the loop ends after one wait
+        "1: mov r0, %%low(%[wand])\n\t"
+        "ldr r1, [r0, #1]\n\t"
+        "add r1, r1, #1\n\t"
+        "str r1, [r0, #1]\n\t"
+        "wand\n\t"
+        "mov r18, #0\n\t"  // no spin: the count is the interrupt handler's, which interrupts disabled hold off
+        "mov r2, r12\n\t"
+        "b 5b\n\t"
         // a PE has ended: the core finishes the wait (flag r0, target r1), then on as if the check had passed
         SHMEM_EP_ENDS("7: gie\n\t"
                       "mov r4, r0\n\t"
@@ -210,15 +231,20 @@ void barrier_world(int kind)
                       "mov r12, r7\n\t"
                       "mov r16, r8\n\t"
                       "mov r17, r9\n\t"
+                      "mov r19, %%low(%[ilatst])\n\t"
+                      "movt r19, %%high(%[ilatst])\n\t"
+                      "mov r20, %[user]\n\t"
+                      "gid\n\t"
                       "b 6b\n\t")
-        "9:"
+        // the wake-ups that came with the flags this PE found while polling are taken here (rti in the vector)
+        "9: gie"
         : "+r"(r0)
         : [heap_end] "i"(__heap_end), [guard] "i"(SHMEM_EP_STACK_GUARD), [geometry] "i"(&geometry),
           [npes] "i"(offsetof(Geometry, npes) / 4), [pe] "i"(offsetof(Geometry, pe) / 4), [cores] "i"(chip_cores),
           [wand] "i"(shmem_wand), [words] "i"(barrier_words), [global] "i"(offsetof(Geometry, global)),
           [ilatst] "i"(reg::ilatst), [user] "i"(1u << irq::user), [masked] "i"(irq::masked)
           SHMEM_EP_ENDS_OPERANDS(barrier_ended)
-        : SHMEM_EP_CALL_CLOBBERS "r1", "r2", "r3", "ip", "r16", "r17", "r18", "cc", "memory");  // ip is r12
+        : SHMEM_EP_CALL_CLOBBERS SHMEM_EP_BARRIER_CLOBBERS "r1", "r2", "r3", "ip", "r16", "r17", "r18", "cc", "memory");  // ip is r12
 }
 
 // ---- the collective engine's sweep -------------------------------------------------------------------------
@@ -233,7 +259,7 @@ void barrier_world(int kind)
 // flag, then the wake-up, in order to one destination) and wait (90: flag r0: sleep until it is raised, lower it).
 // They keep what must survive the copy in r26, r27 and r44, which the copy does not touch (copy.S). The combine is a
 // C function: everything it may clobber is named.
-void sweep(const void *group, int root, const void *args)
+[[gnu::optimize("omit-frame-pointer")]] void sweep(const void *group, int root, const void *args)
 {
     using L = SweepLayout;
     register const void *r0 __asm__("r0") = group;
@@ -254,10 +280,17 @@ void sweep(const void *group, int root, const void *args)
         "bne 2f\n\t"
         "mov r7, r8\n\t"
         "2: ldr r10, [r5, %[s_bytes]]\n\t"  // chunk: all of it (a broadcast), or a reduction's slot
+        "mov r11, #0\n\t"
         "ldr r0, [r5, %[s_combine]]\n\t"
         "sub r0, r0, #0\n\t"
-        "beq 5f\n\t"
-        "mov r1, #1\n\t"  // slots = ceil(log2 n), at least 1
+        "bne 20f\n\t"
+        // a broadcast to every core of the chip: the arrivals are the run's barrier (r11 = 1), WAND
+        "sub r1, r8, %[cores]\n\t"
+        "bne 5f\n\t"
+        "bl %[barrier]\n\t"  // r0 = 0: the build's barrier
+        "mov r11, #1\n\t"
+        "b 5f\n\t"
+        "20: mov r1, #1\n\t"  // slots = ceil(log2 n), at least 1
         "3: mov r2, #1\n\t"
         "lsl r2, r2, r1\n\t"
         "sub r2, r2, r8\n\t"
@@ -299,6 +332,9 @@ void sweep(const void *group, int root, const void *args)
         "12: mov r36, %[flag_tree]\n\t"
         "ldr r37, [r4, %[g_work]]\n\t"
         "mov r38, #1\n\t"
+        "sub r0, r11, #0\n\t"  // after the barrier: no arrivals to wait for; d = low (a power of two: n is)
+        "movne r38, r7\n\t"
+        "bne 15f\n\t"
         "13: sub r0, r38, r7\n\t"
         "bgte 15f\n\t"
         "add r0, r6, r38\n\t"
@@ -320,13 +356,15 @@ void sweep(const void *group, int root, const void *args)
         // to the parent (v - low): the partial result into the slot and flag of this rank's distance; then down
         "15: sub r0, r6, #0\n\t"
         "beq 16f\n\t"
+        "sub r0, r11, #0\n\t"
+        "bne 151f\n\t"
         "sub r0, r6, r7\n\t"
         "mov r1, r37\n\t"
         "mov r2, r32\n\t"
         "mov r3, r35\n\t"
         "mov r16, r36\n\t"
         "bl 80f\n\t"
-        "mov r0, %[flag_release]\n\t"
+        "151: mov r0, %[flag_release]\n\t"
         "bl 90f\n\t"
         "mov r33, r32\n\t"
         // down: to the children v + d (d below low, v + d below n), farthest first; d starts where the up loop
@@ -355,17 +393,8 @@ void sweep(const void *group, int root, const void *args)
         "ldr r17, [r4, %[g_stride]]\n\t"
         "ldr r18, [r4, %[g_start]]\n\t"
         "sub r19, r17, #1\n\t"
-        "bne 81f\n\t"
+        "bne 81f\n\t"  // (a stride of 1 goes straight on)
         "add r18, r18, r0\n\t"
-        "b 83f\n\t"
-        "81: sub r0, r0, #0\n\t"
-        "beq 83f\n\t"
-        "lsl r19, r0, #31\n\t"
-        "beq 82f\n\t"
-        "add r18, r18, r17\n\t"
-        "82: lsr r0, r0, #1\n\t"
-        "lsl r17, r17, #1\n\t"
-        "b 81b\n\t"
         "83: mov r17, %%low(%[global])\n\t"
         "lsl r18, r18, #2\n\t"
         "ldr r27, [r17, +r18]\n\t"
@@ -386,22 +415,33 @@ void sweep(const void *group, int root, const void *args)
         "lsl r0, r0, #12\n\t"
         "lsr r0, r0, #12\n\t"
         "orr r0, r0, r27\n\t"
+        "mov r2, %%low(%[ilatst])\n\t"
+        "movt r2, %%high(%[ilatst])\n\t"
+        "orr r2, r2, r27\n\t"
         "mov r1, #1\n\t"
-        "str r1, [r0]\n\t"
-        "mov r0, %%low(%[ilatst])\n\t"
-        "movt r0, %%high(%[ilatst])\n\t"
-        "orr r0, r0, r27\n\t"
-        "lsl r1, r1, %[user_bit]\n\t"
-        "str r1, [r0]\n\t"
+        "lsl r3, r1, %[user_bit]\n\t"
+        "str r1, [r0]\n\t"  // the flag, then the wake-up: back to back, to one destination, in order
+        "str r3, [r2]\n\t"
         "jr r26\n\t"
+        "81: sub r0, r0, #0\n\t"
+        "beq 83b\n\t"
+        "lsl r19, r0, #31\n\t"
+        "beq 82f\n\t"
+        "add r18, r18, r17\n\t"
+        "82: lsr r0, r0, #1\n\t"
+        "lsl r17, r17, #1\n\t"
+        "b 81b\n\t"
         // wait: sleep until this PE's flag r0 is raised (its writer wakes it after: no backstop), then lower it
         "90: ldr r1, [r4, %[g_flags]]\n\t"
         "lsl r0, r0, #2\n\t"
         "add r0, r0, r1\n\t"
-        "91: gid\n\t"
-        "ldr r1, [r0]\n\t"
+        "mov r2, #" SHMEM_EP_SPIN "\n\t"
+        "gid\n\t"
+        "91: ldr r1, [r0]\n\t"
         "sub r1, r1, #0\n\t"
         "bne 92f\n\t"
+        "sub r2, r2, #1\n\t"
+        "bgte 91b\n\t"
         SHMEM_EP_ENDS("mov r1, %%low(%[peer_ended])\n\t"
                       "ldr r1, [r1]\n\t"
                       "sub r1, r1, #0\n\t"
@@ -410,10 +450,11 @@ void sweep(const void *group, int root, const void *args)
         "movts ilatcl, r1\n\t"
         "idle\n\t"
         "gie\n\t"
+        "gid\n\t"
         "b 91b\n\t"
-        "92: gie\n\t"
-        "mov r1, #0\n\t"
+        "92: mov r1, #0\n\t"
         "str r1, [r0]\n\t"
+        "gie\n\t"
         "rts\n\t"
         // a PE has ended: the core finishes the wait on the group's PEs (it returns once the flag is raised)
         SHMEM_EP_ENDS("93: gie\n\t"
@@ -435,9 +476,11 @@ void sweep(const void *group, int root, const void *args)
           [s_bytes] "i"(L::s_bytes / 4), [s_elem_shift] "i"(L::s_elem_shift / 4), [s_combine] "i"(L::s_combine / 4),
           [flag_tree] "i"(L::flag_tree), [flag_release] "i"(L::flag_release), [copy] "i"(shmem_port_copy),
           [global] "i"(geometry.global), [ilatst] "i"(reg::ilatst), [user_bit] "i"(irq::user),
-          [masked] "i"(irq::masked) SHMEM_EP_ENDS_OPERANDS(detail::sweep_wait_ended)
+          [masked] "i"(irq::masked), [barrier] "i"(barrier_world),
+          [cores] "i"(chip_cores)
+          SHMEM_EP_ENDS_OPERANDS(detail::sweep_wait_ended)
         : SHMEM_EP_SWEEP_CLOBBERS "r3", "ip", "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r16", "r17", "r18", "r19", "r20", "r21", "r22",
-          "r23", "r24", "r25", "r26", "r27", "r32", "r33", "r34", "r35", "r36", "r37", "r38", "r39", "r44", "r45",
+          "r23", "r24", "r25", "r26", "r27", "r32", "r33", "r34", "r35", "r36", "r37", "r38", "r39", "fp", "r44", "r45",
           "r46", "r47", "r48", "r49", "r50", "r51", "r52", "r53", "r54", "r55", "r56", "r57", "r58", "r59", "r60",
           "r61", "r62", "r63", "lr", "cc", "memory");
 }

@@ -65,8 +65,19 @@ struct Geometry {
 };
 extern Geometry geometry;
 
-inline int my_pe() { return geometry.pe; }
-inline int n_pes() { return geometry.npes; }
+// The library's static data (.data, .bss) and the copy (.text.local) are in local memory in both layouts
+// (linker/epiphany/sections.ld): below 32 KB, an address that one mov makes. GCC, which cannot know it, adds a movt
+// (4 bytes) to every address it makes; near(x) makes x's in the mov alone (the port contract's near, port.hpp).
+template <class T>
+[[gnu::always_inline]] inline T &near(T &x)
+{
+    T *p;
+    __asm__("mov %0, %%low(%1)" : "=r"(p) : "i"(&x));
+    return *p;
+}
+
+inline int my_pe() { return near(geometry).pe; }
+inline int n_pes() { return near(geometry).npes; }
 
 // The address of `local` in PE `pe`'s memory: one load and one OR (ARL's shift-and-OR with the shift done
 // once at startup). A global address of this core's own memory is accepted too.
@@ -77,7 +88,7 @@ template <class T>
     // (mov, movt: 8 bytes, or a register held through a loop) wherever an address is made.
     uintptr_t a = reinterpret_cast<uintptr_t>(local);
     __asm__("lsl %0, %0, #12\n\tlsr %0, %0, #12" : "+r"(a) : : "cc");
-    return reinterpret_cast<T *>(a | geometry.global[pe]);
+    return reinterpret_cast<T *>(a | near(geometry).global[pe]);
 }
 
 // The global form of an address: this core's local addresses get its own global base; global addresses (other
@@ -87,13 +98,20 @@ inline uintptr_t global_address(uintptr_t a) { return (a >> 20) == 0 ? a | geome
 // The hand-written copy (copy.S): a leaf without a frame, the hardware loop for the bulk. Remote stores are
 // posted (a put costs what the local loads cost); remote loads are round trips, so get is several times slower
 // per byte. With SHMEM_USE_IPI_GET, a large get asks the owner to put instead (get_bytes, port.cpp).
-// long_call: it stays in local memory when the rest of the code is in DRAM (the library is built -mshort-calls).
-// A C call, so that a put or get that ends with it jumps to it (a tail call, no frame); the assembly sweep (port.cpp)
-// calls it knowing what it clobbers (r0-r3, r12, r16-r25, lr).
+// long_call: it stays in local memory when the rest of the code is in DRAM (the library is built -mshort-calls);
+// called through near(), which makes its address in one mov where a long_call takes a mov and a movt. A C call, so
+// that a put or get that ends with it jumps to it (a tail call, no frame); the assembly sweep (port.cpp) calls it
+// knowing what it clobbers (r0-r3, r12, r16-r25, lr).
 extern "C" [[gnu::long_call]] void shmem_port_copy(void *dst, const void *src, size_t n);
-inline void put_bytes(void *dst_remote, const void *src, size_t n) { shmem_port_copy(dst_remote, src, n); }
+[[gnu::always_inline]] inline void put_bytes(void *dst_remote, const void *src, size_t n)
+{
+    near(shmem_port_copy)(dst_remote, src, n);
+}
 #if !SHMEM_USE_IPI_GET
-inline void get_bytes(void *dst, const void *src_remote, size_t n) { shmem_port_copy(dst, src_remote, n); }
+[[gnu::always_inline]] inline void get_bytes(void *dst, const void *src_remote, size_t n)
+{
+    near(shmem_port_copy)(dst, src_remote, n);
+}
 #endif
 
 // Ordering. One core's writes to one destination arrive in order, so a put followed by a flag to the same PE
@@ -107,7 +125,7 @@ extern uint32_t dma_started;
 void wait_dma(unsigned channels);
 [[gnu::always_inline]] inline void quiet()
 {
-    if (dma_started != 0) wait_dma(3);
+    if (near(dma_started) != 0) wait_dma(3);
     fence();
 }
 
@@ -275,7 +293,7 @@ struct SweepLayout {
 // is latched on all of them. Only usable when the run has every core of the chip (checked by the caller).
 inline void hw_barrier() { barrier_world(1); }
 // It orders nothing (hw_barrier_fences is false): shmem_barrier_all does quiet() (the DMA) first.
-inline bool hw_barrier_usable() { return geometry.npes == chip_cores; }
+inline bool hw_barrier_usable() { return near(geometry).npes == chip_cores; }
 inline constexpr const char hw_barrier_needs[] = "every core of the chip (" SHMEM_CHIP_NAME ")";
 
 // A PE's end seen by the others' waits (port.hpp, ends_observed), in the builds with checks: finish(0) announces

@@ -336,6 +336,15 @@ inline void check_stack() {}
 inline constexpr bool has_pe_step = false;
 inline uintptr_t pe_step() { return 0; }
 inline port::Waker waker_step(port::Waker w, int, uintptr_t) { return w; }
+// near(x): x, a static object of the library's own (.data, .bss) or a function of it, as a reference the compiler
+// cannot see through: a port whose library data and code lie where one instruction makes their address (Epiphany:
+// local memory, a 16-bit mov) makes it so, where the compiler would make a full one (there: mov and movt, 4 bytes
+// more at every use). By default x itself.
+template <class T>
+[[gnu::always_inline]] inline T &near(T &x)
+{
+    return x;
+}
 // has_int_multiply: an int multiply is one cheap instruction. Group::world multiplies where it is and adds shifts
 // where it is not (Epiphany: a multiply is a floating-point-unit mode switch).
 inline constexpr bool has_int_multiply = true;

@@ -38,7 +38,7 @@ void shmem_init(void)
     // Nothing to set up here: the symmetric heap (alloc.cpp) and the teams (team.cpp) set themselves up before
     // main, in the programs that use them, and set themselves up again in their release (see Init) for a later
     // shmem_init; the port's geometry is there before any constructor runs.
-    if (init_state.count++ == 0) {  // the outermost call (1.6: there may be more)
+    if (port::near(init_state).count++ == 0) {  // the outermost call (1.6: there may be more)
         if constexpr (port::has_environment) read_environment();  // SHMEM_VERSION, SHMEM_INFO, SHMEM_DEBUG
     }
     if constexpr (port::ends_observed) {
@@ -58,11 +58,12 @@ void shmem_finalize(void)
 {
     check_init("shmem_finalize");
     // The last one: the PEs that end after it know that this one waits for nothing they can end (ended.cpp).
-    const bool last = init_state.count == 1;
+    Init &state = port::near(init_state);
+    const bool last = state.count == 1;
     if constexpr (port::ends_observed)
         if (last) __atomic_store_n(&shmemi_end_state, end_phase_finalizing, __ATOMIC_SEQ_CST);
     if constexpr (checks) pshmem_barrier_all();
-    if (--init_state.count == 0 && init_state.release != nullptr) init_state.release();
+    if (--state.count == 0 && state.release != nullptr) state.release();
     if constexpr (!checks) pshmem_barrier_all();
     if constexpr (port::ends_observed)
         if (last) __atomic_store_n(&shmemi_end_state, end_phase_finalized, __ATOMIC_RELAXED);
