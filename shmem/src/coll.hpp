@@ -117,6 +117,17 @@ struct Group {
         return reinterpret_cast<T *>(reinterpret_cast<uintptr_t>(x) + steps.rank0 + uintptr_t(r) * steps.step);
     }
 };
+// r * bytes for a rank r >= 0: a multiply where the port has a cheap one, else by shifts and adds over the bits
+// of r (a rank is small; on Epiphany a multiply is a call that switches the floating-point unit's mode, some 35
+// cycles).
+[[gnu::always_inline]] inline size_t rank_times(int r, size_t bytes)
+{
+    if constexpr (port::has_int_multiply) return size_t(r) * bytes;
+    size_t t = 0;
+    for (unsigned k = unsigned(r); k != 0; k >>= 1, bytes <<= 1)
+        if (k & 1) t += bytes;
+    return t;
+}
 template <bool Steps = port::has_pe_step>
 choose_t<Steps, RankSteps, NoRankSteps> rank_steps(int start, int stride, int size, long *flags)
 {
@@ -295,6 +306,8 @@ inline void group_barrier(const Group &g)
         if (g.span.across) return net_barrier(g);
     if (whole_machine(g.start, g.stride, g.size)) {
         barrier_world(barrier_hardware);
+    } else if (port::own_barrier_world && g.size == port::n_pes()) {
+        barrier_world(barrier_build);  // every PE of the run: the port's own barrier (Epiphany's, in assembly)
     } else if (g.flat()) {
         port::check_stack();  // as tree_barrier does
         if (g.rank == 0) {

@@ -137,21 +137,43 @@ void alltoall(const Group &g, unsigned char *dest, const unsigned char *source, 
 {
     const int n = g.size, r = g.rank;
     group_barrier(g);
-    for (int i = 0; i < n; ++i) {
-        const int j = r + i < n ? r + i : r + i - n;
+    // Element k of block j: source + (j nelems + k) sst elem, to dest + (r nelems + k) dst elem on rank j. The
+    // offsets are stepped, and made by shifts where a multiply is not cheap (on Epiphany it is a call of some 35
+    // cycles): elem is an element's size, a power of two. Contiguous blocks (dst = sst = 1: alltoall, not
+    // alltoalls) go in one put each.
+    int lg = 0;
+    while ((size_t(1) << lg) < elem) ++lg;
+    auto by_elem = [elem, lg](size_t a) {
+        return port::has_int_multiply || (size_t(1) << lg) != elem ? a * elem : a << lg;
+    };
+    const size_t dstep = by_elem(size_t(dst)), sstep = by_elem(size_t(sst));
+    const size_t dblock = dst == 1 ? by_elem(nelems) : nelems * dstep;
+    const size_t sblock = sst == 1 ? by_elem(nelems) : nelems * sstep;
+    const size_t d0 = rank_times(r, dblock);
+    size_t s0 = rank_times(r, sblock);
+    int j = r;
+    auto next = [&j, &s0, n, sblock] {  // the next rank, and its block of source
+        if (++j == n) {
+            j = 0;
+            s0 = 0;
+        } else {
+            s0 += sblock;
+        }
+    };
+    for (int i = 0; i < n; ++i, next()) {
         if constexpr (port::has_network) {
             if (by_network(g.world(j))) {  // (net_barrier's quiet completes these puts)
-                for (size_t k = 0; k < nelems; ++k)
-                    network_put(g.world(j), dest + (size_t(r) * nelems + k) * size_t(dst) * elem,
-                                source + (size_t(j) * nelems + k) * size_t(sst) * elem, elem);
+                for (size_t k = 0, d = d0, s = s0; k < nelems; ++k, d += dstep, s += sstep)
+                    network_put(g.world(j), dest + d, source + s, elem);
                 continue;
             }
         }
         unsigned char *to = port::remote_ptr(dest, g.world(j));
-        for (size_t k = 0; k < nelems; ++k) {
-            const size_t d = (size_t(r) * nelems + k) * size_t(dst) * elem;
-            const size_t s = (size_t(j) * nelems + k) * size_t(sst) * elem;
-            port::put_bytes(to + d, source + s, elem);
+        if (dst == 1 && sst == 1) {
+            port::put_bytes(to + d0, source + s0, dblock);
+        } else {
+            for (size_t k = 0, d = d0, s = s0; k < nelems; ++k, d += dstep, s += sstep)
+                port::put_bytes(to + d, source + s, elem);
         }
     }
     port::fence();
