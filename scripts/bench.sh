@@ -3,8 +3,10 @@
 # and case study through oshrun, collects their `csv:<table>:<values>` lines into <out>/<table>.csv, and draws
 # <out>/*.png with gnuplot. Prints numbers, never pass/fail.
 #
-#   bash scripts/bench.sh [--target virt-rv64|tilegx] [--np 16] [--out results]
+#   bash scripts/bench.sh [--target virt-rv64|tilegx|epiphany-e16] [--np 16] [--out results]
 #
+# epiphany-e16 runs scripts/bench-epiphany.sh instead: libshmem against ARL's library, the table and the figures of
+# ARL's paper, on oshrun's Epiphany simulator (--np does not apply: every count from 2 to 16).
 # --np is the PE count of the size sweeps and of the channel benchmark; the scaling runs use 1/2, 4, 8, ... up
 # to it. On tilegx (the project's simulator: cycles of its timing model, PE 0's) the TILE calibration against
 # the published figures runs too, at --np PEs (36: the whole chip).
@@ -16,10 +18,11 @@ while [ $# -gt 0 ]; do
     --target) target=$2; shift 2 ;;
     --np) np=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
-    -h|--help) sed -n '2,9p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
     *) echo "bench.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
+[ "$target" = epiphany-e16 ] && exec bash scripts/bench-epiphany.sh --out "$out"
 case "$target" in
   virt-rv64) cycle="one retired instruction of the whole QEMU virt machine (-icount shift=0,sleep=off): a PE that sleeps adds nothing, so a lone PE's figure is its instruction count and a collective's is the work of all PEs together"
              # what the plots say their numbers are: QEMU's counter is instructions of every hart together, not

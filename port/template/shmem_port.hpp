@@ -94,6 +94,7 @@ inline uint64_t cycles() { return 0; }
 //    user_writes_notify, notify_self_harmless: cheaper wake-ups (virt-rv64, Epiphany)
 //  - check_stack: a stack guard word where nothing traps on overflow (Epiphany, TILE)
 //  - has_pe_step + pe_step + waker_step; has_int_multiply (false where a multiply is slow: Epiphany)
+//  - near: the library's own data and code where a shorter address reaches them (Epiphany: one mov)
 //  - has_hw_barrier + hw_barrier (+ hw_barrier_fences, hw_barrier_usable, hw_barrier_needs): a hardware barrier
 //  - own_barrier_world + barrier_world, own_sweep + SweepLayout + sweep: the core's barrier and sweep in assembly
 //  - has_dma + dma_min + dma_copy + quiet_channel: DMA channels for the _nbi transfers (Epiphany)
