@@ -65,19 +65,7 @@ done
 # ---- the figures of ARL's paper ---------------------------------------------------------------------------------
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-plot() {  # plot <png> <title> <xlabel> <ylabel> <settings> <gnuplot plot arguments>
-  gnuplot <<GP
-set terminal pngcairo size 1000,600 noenhanced font ",10"
-set output "$out/$1"
-set title "$2"
-set xlabel "$3"
-set ylabel "$4"
-set key left top
-set grid
-$5
-plot $6
-GP
-}
+source scripts/lib/plot.sh
 # curve <csv> <operation> <awk expression of bytes (b) and cycles (c)>: "bytes value" rows at 16 PEs
 curve() { awk -F, -v op="$2" "\$1 == 16 && \$2 == op { b = \$3; c = \$4; print b, $3 }" "$1" | sort -n; }
 for src in libshmem arl_lib arl_header; do

@@ -77,19 +77,7 @@ echo "csv: $(cd "$out" && ls *.csv | tr '\n' ' ')"
 series() {  # series <csv> <awk condition> <x column> <y column>: the selected rows as "x y", sorted by x
   awk -F, -v c1="$3" -v c2="$4" "NR > 1 && ($2) { print \$c1, \$c2 }" "$1" | sort -n
 }
-plot() {  # plot <png> <title> <xlabel> <ylabel> <log axes> <gnuplot plot arguments>
-  gnuplot <<GP
-set terminal pngcairo size 1000,600 noenhanced font ",10"
-set output "$out/$1"
-set title "$2"
-set xlabel "$3"
-set ylabel "$4"
-set key left top
-set grid
-$5
-plot $6
-GP
-}
+source scripts/lib/plot.sh
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 

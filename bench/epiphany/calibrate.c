@@ -12,6 +12,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "print.h"
+
 #define BYTES 4096
 #define ROUNDS 64
 #define MHZ 600u
@@ -19,18 +21,6 @@
 static char buf[BYTES] __attribute__((aligned(8)));   /* symmetric: the remote side */
 static char mine[BYTES] __attribute__((aligned(8)));  /* local source or destination */
 
-static void put_str(const char *s) { write(1, s, strlen(s)); }
-static void put_u(uint32_t v)
-{
-    char d[12];
-    int i = 11;
-    d[i] = '\0';
-    do {
-        d[--i] = (char)('0' + v % 10);
-        v /= 10;
-    } while (v != 0);
-    put_str(&d[i]);
-}
 /* value, published figure, unit: one CSV row and one readable line */
 static void row(const char *what, uint32_t sim, uint32_t published, const char *unit)
 {

@@ -21,6 +21,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "print.h"
+
 #define MAX_PES 16
 #define REGION 16384
 
@@ -29,18 +31,6 @@ static long sync_c[SHMEM_ALLTOALL_SYNC_SIZE], sync_d[SHMEM_ALLTOALL_SYNC_SIZE];
 static char *r; /* the region */
 static int me, npes, turn;
 
-static void put_str(const char *s) { write(1, s, strlen(s)); }
-static void put_u(uint32_t v)
-{
-    char d[12];
-    int i = 11;
-    d[i] = '\0';
-    do {
-        d[--i] = (char)('0' + v % 10);
-        v /= 10;
-    } while (v != 0);
-    put_str(&d[i]);
-}
 
 enum op { NOP, PUT, GET, BARRIER, BCAST, SUM, FCOLLECT, ALLTOALL };
 
