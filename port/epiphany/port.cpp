@@ -244,7 +244,7 @@ void barrier_world(int kind)
           [wand] "i"(shmem_wand), [words] "i"(barrier_words), [global] "i"(offsetof(Geometry, global)),
           [ilatst] "i"(reg::ilatst), [user] "i"(1u << irq::user), [masked] "i"(irq::masked)
           SHMEM_EP_ENDS_OPERANDS(barrier_ended)
-        : SHMEM_EP_CALL_CLOBBERS SHMEM_EP_BARRIER_CLOBBERS "r1", "r2", "r3", "ip", "r16", "r17", "r18", "cc", "memory");  // ip is r12
+        : SHMEM_EP_CALL_CLOBBERS SHMEM_EP_BARRIER_CLOBBERS "r1", "r2", "r3", "ip", "r16", "r17", "r18", "cc1", "memory");  // ip is r12
 }
 
 // ---- the collective engine's sweep -------------------------------------------------------------------------
@@ -482,7 +482,7 @@ void barrier_world(int kind)
         : SHMEM_EP_SWEEP_CLOBBERS "r3", "ip", "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r16", "r17", "r18", "r19", "r20", "r21", "r22",
           "r23", "r24", "r25", "r26", "r27", "r32", "r33", "r34", "r35", "r36", "r37", "r38", "r39", "fp", "r44", "r45",
           "r46", "r47", "r48", "r49", "r50", "r51", "r52", "r53", "r54", "r55", "r56", "r57", "r58", "r59", "r60",
-          "r61", "r62", "r63", "lr", "cc", "memory");
+          "r61", "r62", "r63", "lr", "cc1", "cc2", "memory");
 }
 
 // ---- DMA --------------------------------------------------------------------------------------------------

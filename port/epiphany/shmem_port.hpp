@@ -87,7 +87,7 @@ template <class T>
     // The low 20 bits by two shifts, in asm: GCC would turn them into an AND with 0xfffff, a constant to load
     // (mov, movt: 8 bytes, or a register held through a loop) wherever an address is made.
     uintptr_t a = reinterpret_cast<uintptr_t>(local);
-    __asm__("lsl %0, %0, #12\n\tlsr %0, %0, #12" : "+r"(a) : : "cc");
+    __asm__("lsl %0, %0, #12\n\tlsr %0, %0, #12" : "+r"(a) : : "cc1");
     return reinterpret_cast<T *>(a | near(geometry).global[pe]);
 }
 
@@ -207,7 +207,7 @@ extern "C" [[noreturn]] void shmem_stack_overflow();
         "bne.l _shmem_stack_overflow"
         : "=&r"(t)
         : "r"(__heap_end), "r"(SHMEM_EP_STACK_GUARD)
-        : "cc", "memory");
+        : "cc1", "memory");
 }
 
 // Clears the latched interrupts this PE never takes, so that IDLE sleeps: a SYNC that arrives after the core had
