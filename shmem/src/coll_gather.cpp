@@ -141,11 +141,13 @@ void alltoall(const Group &g, unsigned char *dest, const unsigned char *source, 
     // offsets are stepped, and made by shifts where a multiply is not cheap (on Epiphany it is a call of some 35
     // cycles): elem is an element's size, a power of two. Contiguous blocks (dst = sst = 1: alltoall, not
     // alltoalls) go in one put each.
-    int lg = 0;
-    while ((size_t(1) << lg) < elem) ++lg;
-    auto by_elem = [elem, lg](size_t a) {
-        return port::has_int_multiply || (size_t(1) << lg) != elem ? a * elem : a << lg;
-    };
+    int lg = -1;  // elem == 1 << lg where a multiply is not cheap; -1: multiply
+    if constexpr (!port::has_int_multiply) {
+        lg = 0;
+        while ((size_t(1) << lg) < elem) ++lg;
+        if ((size_t(1) << lg) != elem) lg = -1;
+    }
+    auto by_elem = [elem, lg](size_t a) { return lg < 0 ? a * elem : a << lg; };
     const size_t dstep = by_elem(size_t(dst)), sstep = by_elem(size_t(sst));
     const size_t dblock = dst == 1 ? by_elem(nelems) : nelems * dstep;
     const size_t sblock = sst == 1 ? by_elem(nelems) : nelems * sstep;
