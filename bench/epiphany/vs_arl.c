@@ -31,7 +31,6 @@ static long sync_c[SHMEM_ALLTOALL_SYNC_SIZE], sync_d[SHMEM_ALLTOALL_SYNC_SIZE];
 static char *r; /* the region */
 static int me, npes, turn;
 
-
 enum op { NOP, PUT, GET, BARRIER, BCAST, SUM, FCOLLECT, ALLTOALL };
 
 /* One call of op on `bytes` (per PE for fcollect and alltoall). The sum's pWrk, max(nreduce / 2 + 1,
@@ -70,35 +69,31 @@ static inline __attribute__((always_inline)) uint32_t best(enum op o, uint32_t b
     return b;
 }
 
-static void row(const char *op, uint32_t cycles)
+/* PE 0's line "csv:<table>:<npes>,<op>[,<bytes>],<cycles>" (no bytes where bytes is 0) */
+static void csv(const char *table, const char *op, uint32_t bytes, uint32_t cycles)
 {
     if (me != 0) return;
-    put_str("csv:vs_arl:");
+    put_str("csv:");
+    put_str(table);
+    put_str(":");
     put_u((uint32_t)npes);
     put_str(",");
     put_str(op);
+    if (bytes != 0) {
+        put_str(",");
+        put_u(bytes);
+    }
     put_str(",");
     put_u(cycles);
     put_str("\n");
 }
+static void row(const char *op, uint32_t cycles) { csv("vs_arl", op, 0, cycles); }
 
 /* one curve: the call is not inlined per operation here (one loop for all), so its own overhead is measured
  * through the same loop */
 static __attribute__((noinline)) void curve(enum op o, const char *name, uint32_t max, uint32_t overhead)
 {
-    for (uint32_t bytes = 8; bytes <= max; bytes *= 2) {
-        const uint32_t b = best(o, bytes, 4, overhead);
-        if (me != 0) continue;
-        put_str("csv:arl_curve:");
-        put_u((uint32_t)npes);
-        put_str(",");
-        put_str(name);
-        put_str(",");
-        put_u(bytes);
-        put_str(",");
-        put_u(b);
-        put_str("\n");
-    }
+    for (uint32_t bytes = 8; bytes <= max; bytes *= 2) csv("arl_curve", name, bytes, best(o, bytes, 4, overhead));
 }
 static __attribute__((noinline)) uint32_t curve_overhead(enum op o) { return best(o, 8, 4, 0); }
 
