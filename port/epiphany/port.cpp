@@ -254,9 +254,11 @@ void barrier_world(int kind)
 // in C++) use a group's flags alike. The state lives in callee-saved registers (GCC saves the ones the asm names):
 //   r4 group, r5 args, r6 v (rank relative to the root), r7 low (lowest set bit of v; n for the root), r8 n,
 //   r9 root, r10 chunk, r32 dest, r33 from (what goes down), r34 m (this chunk's bytes), r35 up (bytes that go up:
-//   m in a reduction, else 0), r36 flag, r37 slot, r38 d, r39 o (this chunk's offset).
+//   m in a reduction, else 0), r36 flag, r37 slot, r38 d, r39 o (this chunk's offset), fp 1 where the run's barrier
+//   brought the arrivals (a broadcast to every core of the chip), else 0.
 // Two local subroutines: send (80: relative rank r0, remote dst r1, src r2, bytes r3, flag r16: the data, then the
-// flag, then the wake-up, in order to one destination) and wait (90: flag r0: sleep until it is raised, lower it).
+// flag, then the wake-up, in order to one destination) and wait (90: flag r0: poll, then sleep, until it is raised;
+// lower it).
 // They keep what must survive the copy in r26, r27 and r44, which the copy does not touch (copy.S). The combine is a
 // C function: everything it may clobber is named.
 [[gnu::optimize("omit-frame-pointer")]] void sweep(const void *group, int root, const void *args)
@@ -431,7 +433,7 @@ void barrier_world(int kind)
         "82: lsr r0, r0, #1\n\t"
         "lsl r17, r17, #1\n\t"
         "b 81b\n\t"
-        // wait: sleep until this PE's flag r0 is raised (its writer wakes it after: no backstop), then lower it
+        // wait: poll, then sleep, until this PE's flag r0 is raised (its writer wakes it after: no backstop); lower it
         "90: ldr r1, [r4, %[g_flags]]\n\t"
         "lsl r0, r0, #2\n\t"
         "add r0, r0, r1\n\t"
