@@ -287,6 +287,8 @@ inline constexpr Sweep nothing_to_carry{nullptr, nullptr, 0, 0, nullptr};
 void net_barrier(const Group &g);
 void net_sweep(const Group &g, int root, const Sweep &s);
 int net_allgather(const Group &g, unsigned char *dest, const void *source, const size_t *off, size_t block);
+// A team was made in scratch slot `slot`: its collectives across the network are numbered from the start.
+void net_team_created(int slot);
 // n bytes between this PE and world PE pe's copy of the symmetric object at `local`, through the network where the
 // port reaches pe only that way; put_to then needs a quiet (or a net_barrier) to be complete.
 [[gnu::always_inline]] inline void put_to(int pe, void *local, const void *from, size_t n)

@@ -6,19 +6,24 @@
 // the network's signal, which applies them with the target's CPU atomics) and their owner (take) change: never an
 // AMO of the network, so they are in the CPU's atomic domain whatever the run's. Every count is back at zero when
 // its owner returns (a team's scratch serves the next team of its slot as it is), but for raises by ranks that
-// are already in the group's next collective, which that collective takes.
+// are already in a later collective of the group, which that collective takes.
 //  - the barrier: dissemination, ceil(log2 n) rounds; a round's flag is a count that the partner raises by one and
 //    its owner lowers by one when it has seen it, so that a partner already in the next barrier (at most one
-//    ahead) leaves a count the next barrier takes;
-//  - every other collective starts with the barrier: every rank is in the collective (done with the previous one,
-//    its counts and its work area, and not using its dest) before any rank's signals reach it;
-//  - a broadcast: the root signals its data into every other rank's dest (flag_release); the others wait for it;
-//  - an all-gather: every rank signals its block into every other rank's dest (flag_data) and waits for theirs;
+//    ahead: it has left this one, which every rank entered) leaves a count the next barrier takes;
+//  - a broadcast: the root signals its data into every other rank's dest; the others wait for it;
+//  - an all-gather: every rank signals its block into every other rank's dest and waits for theirs;
 //  - a small all-reduce (one that fits in the work area, a slot a rank): every rank signals its contribution into
 //    every other rank's slot, then combines the n contributions in rank order (so every rank's result is the same
 //    bit for bit);
-//  - a large one: a reduce-scatter by reads (each rank reads every rank's contribution to its own block of the
-//    elements and combines them in rank order), then an all-gather of the blocks by signals.
+//  - a large one: a barrier (the others' contributions are read where they are), a reduce-scatter by reads (each
+//    rank reads every rank's contribution to its own block of the elements and combines them in rank order), then
+//    an all-gather of the blocks by signals.
+// No barrier before the broadcast, the all-gather or the small all-reduce. The specification makes the program
+// ensure that every PE's dest is ready before any PE calls one (and, for an active set, that its pSync and pWrk
+// are no longer in use by a previous call): so data may land in a rank's dest before that rank has called. What
+// the library must keep apart itself is a team's own scratch, whose counts and work area the program knows
+// nothing of (data_flag, below): a rank that has left a collective may already signal into the next ones at a
+// rank that is still in an earlier one, and the network need not deliver one sender's messages in order.
 // The alltoall and the scans are the engine's (coll_gather.cpp), whose accesses go through put_to and get_from.
 // This file's functions are called only where the port has a network; elsewhere --gc-sections drops them.
 #include "coll.hpp"
@@ -29,6 +34,37 @@ namespace {
 
 // The large reductions' chunk (net_sweep): two of them on the stack.
 constexpr size_t read_chunk = 16384;
+
+// A team's collectives across the network that carry data (broadcasts, all-gathers, all-reduces: "data
+// collectives"), numbered 1, 2, ... on every member alike, count their signals at a flag of ring_flags by their
+// number, and a small all-reduce uses one of the two halves of the work area by its own number among them:
+//  - synced is the number of data collectives every member had completed when this PE last saw all of them in a
+//    collective (a barrier, or an all-gather or all-reduce, whose every rank waits for every other: then every
+//    rank had completed the data collectives before it, and taken all their counts);
+//  - this PE enters data collective t only where t - synced <= ring_flags, with a barrier first otherwise (a
+//    broadcast's root waits for nobody: without it, a root could run any number of broadcasts ahead). So the
+//    collectives still in progress anywhere when any rank signals for t are synced + 1 .. t, which differ modulo
+//    ring_flags: their counts never meet, in whatever order the network delivers them;
+//  - a rank in all-reduce q (a count of the small ones) has completed q - 1, which every rank entered: so every
+//    rank is done with q - 2's half of the work area, q's.
+// A deprecated active set has none of this: the program ensures that its pSync and pWrk are not in use by a previous
+// call before any PE calls (and numbers nothing): its collectives use flag_data and the whole pWrk.
+constexpr uint32_t ring_flags = 4;
+static_assert(flag_data + int(ring_flags) <= flag_publish, "the ring's flags are the all-gather's rounds' (unused here)");
+struct TeamSeq {
+    uint32_t entered;  // data collectives this PE has entered
+    uint32_t synced;   // see above
+    uint32_t reduces;  // small all-reduces this PE has entered
+};
+TeamSeq team_seq[max_teams];
+
+// The numbering of the team whose scratch holds the group's flags; null for an active set.
+TeamSeq *seq_of(const Group &g)
+{
+    const uintptr_t off = reinterpret_cast<uintptr_t>(g.flags) - reinterpret_cast<uintptr_t>(team_scratch);
+    if (off >= sizeof team_scratch) return nullptr;
+    return &team_seq[off / sizeof(TeamScratch)];
+}
 
 // What a signal of n bytes counts: a piece a message of at most signal_piece bytes (one if it carries none), so
 // that no message needs more than signal_piece of the target's memory to arrive in. Raiser and taker agree on it.
@@ -95,30 +131,68 @@ void read_rank(const Group &g, int j, void *to, const void *local, size_t m)
 void net_barrier(const Group &g)
 {
     port::quiet();  // this PE's puts (the network's too) are in place before any rank leaves the barrier
-    if (whole_machine(g.start, g.stride, g.size)) return barrier_world(barrier_hardware);  // the port's, by node
-    const int n = g.size, r = g.rank;
-    for (int k = 0, d = 1; d < n; ++k, d <<= 1) {
-        raise(g, r + d < n ? r + d : r + d - n, flag_tree + k);
-        take(g, flag_tree + k, 1);
+    if (whole_machine(g.start, g.stride, g.size)) {
+        barrier_world(barrier_hardware);  // the port's, by node
+    } else {
+        const int n = g.size, r = g.rank;
+        for (int k = 0, d = 1; d < n; ++k, d <<= 1) {
+            raise(g, r + d < n ? r + d : r + d - n, flag_tree + k);
+            take(g, flag_tree + k, 1);
+        }
     }
+    if (TeamSeq *const q = seq_of(g)) q->synced = q->entered;  // every rank is here: done with all before
 }
+
+void net_team_created(int slot) { team_seq[slot] = TeamSeq{}; }
 
 namespace {
 
-// A reduction that fits in the work area, a slot a rank: rank k's contribution goes into slot k of every other
-// rank's work area, counted at flag_data; each rank combines into its own slot, which no other rank writes. The
-// barrier first: every rank is done with the previous collective (its work area and its counts) before any rank
-// writes into them.
-void reduce_pushed(const Group &g, unsigned char *dest, const unsigned char *source, size_t bytes, Combine combine)
+// Enters a data collective of the group (a barrier first where the team's ring needs one); the flag its signals
+// count at.
+int data_flag(const Group &g)
+{
+    TeamSeq *const q = seq_of(g);
+    if (q == nullptr) return flag_data;
+    if (q->entered + 1 - q->synced > ring_flags) net_barrier(g);
+    return flag_data + int(++q->entered % ring_flags);
+}
+// A data collective whose every rank waited for every other's signals is over: every rank had entered it.
+void all_seen(const Group &g)
+{
+    if (TeamSeq *const q = seq_of(g)) q->synced = q->entered - 1;
+}
+
+}  // namespace
+
+namespace {
+
+// The work area of a small all-reduce: a team's half by the parity of its number (TeamSeq), an active set's whole
+// pWrk; its bytes (area_bytes).
+unsigned char *reduce_area(const Group &g, size_t *area_bytes)
+{
+    TeamSeq *const q = seq_of(g);
+    if (q == nullptr) {
+        *area_bytes = g.work_bytes;
+        return g.work;
+    }
+    *area_bytes = g.work_bytes / 2;
+    return g.work + (q->reduces & 1u) * (g.work_bytes / 2);
+}
+
+// A reduction that fits in its work area, a slot a rank: rank k's contribution goes into slot k of every other
+// rank's work area, counted at the collective's flag; each rank combines into its own slot, which no other rank
+// writes.
+void reduce_pushed(const Group &g, unsigned char *slots, unsigned char *dest, const unsigned char *source,
+                   size_t bytes, Combine combine)
 {
     const int n = g.size, r = g.rank;
-    net_barrier(g);
-    unsigned char *const slots = g.work;
-    exchange(g, flag_data, slots + size_t(r) * bytes, source, bytes, [bytes](int) { return bytes; });
+    if (TeamSeq *const q = seq_of(g)) ++q->reduces;
+    exchange(g, data_flag(g), slots + size_t(r) * bytes, source, bytes, [bytes](int) { return bytes; });
     unsigned char *const acc = slots + size_t(r) * bytes;
     copy_local(acc, r == 0 ? source : slots, bytes);
     for (int k = 1; k < n; ++k) combine(acc, k == r ? source : slots + size_t(k) * bytes, bytes);
     copy_local(dest, acc, bytes);
+    all_seen(g);
 }
 
 }  // namespace
@@ -130,17 +204,19 @@ void net_sweep(const Group &g, int root, const Sweep &s)
     auto *const dest = static_cast<unsigned char *>(s.dest);
     const auto *const source = static_cast<const unsigned char *>(s.source);
     if (s.combine == nullptr) {  // a broadcast: the root's source into every other rank's dest
-        net_barrier(g);
+        const int f = data_flag(g);
         if (g.rank != root) {
-            take(g, flag_release, pieces(bytes));
+            take(g, f, pieces(bytes));
             return;
         }
         for (int i = 1; i < g.size; ++i)
-            raise(g, root + i < g.size ? root + i : root + i - g.size, flag_release, dest, source, bytes);
+            raise(g, root + i < g.size ? root + i : root + i - g.size, f, dest, source, bytes);
         return;
     }
     // Small (a slot a rank in the work area): pushed.
-    if (bytes <= g.work_bytes / size_t(g.size)) return reduce_pushed(g, dest, source, bytes, s.combine);
+    size_t area;
+    unsigned char *const slots = reduce_area(g, &area);
+    if (bytes <= area / size_t(g.size)) return reduce_pushed(g, slots, dest, source, bytes, s.combine);
     // Large: a reduce-scatter by reads, then an all-gather by signals. Rank k owns block k of the elements
     // (block(k), below). Each rank reads every rank's contribution to its block, a chunk at a time into its stack (a
     // get's destination need not be symmetric), combines them in rank order and writes the result into its own
@@ -166,6 +242,7 @@ void net_sweep(const Group &g, int root, const Sweep &s)
     size_t mine;
     const size_t mine_bytes = block(r, &mine);
     net_barrier(g);  // every rank's contribution is in place
+    const int f = data_flag(g);
     for (size_t o = mine; o < mine + mine_bytes; o += chunk) {
         const size_t m = mine + mine_bytes - o < chunk ? mine + mine_bytes - o : chunk;
         read_rank(g, 0, acc, contribution + o, m);
@@ -175,19 +252,21 @@ void net_sweep(const Group &g, int root, const Sweep &s)
         }
         copy_local(dest + o, acc, m);
     }
-    exchange(g, flag_data, dest + mine, dest + mine, mine_bytes, [&block](int j) {
+    exchange(g, f, dest + mine, dest + mine, mine_bytes, [&block](int j) {
         size_t at;
         return block(j, &at);
     });
+    all_seen(g);
 }
 
 int net_allgather(const Group &g, unsigned char *dest, const void *source, const size_t *off, size_t block)
 {
     auto at = [off, block](int j) { return off != nullptr ? off[j] : size_t(j) * block; };
     const size_t mine = at(g.rank), bytes = at(g.rank + 1) - mine;
-    net_barrier(g);
+    const int f = data_flag(g);
     copy_local(dest + mine, source, bytes);
-    exchange(g, flag_data, dest + mine, source, bytes, [&at](int j) { return at(j + 1) - at(j); });
+    exchange(g, f, dest + mine, source, bytes, [&at](int j) { return at(j + 1) - at(j); });
+    all_seen(g);
     return 0;
 }
 

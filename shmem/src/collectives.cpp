@@ -24,6 +24,7 @@ void set_team_group(shmem_team_s *t)
         team_groups[t->slot] = make_team_group(t);
         t->group[0] = &team_groups[t->slot];
     }
+    if constexpr (port::has_network) net_team_created(t->slot);
 }
 
 
