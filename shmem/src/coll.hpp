@@ -332,17 +332,24 @@ int broadcast_down(const Group &g, void *dest, const void *source, size_t bytes,
 // In a flat group up to flat_gather_bytes of dest: rank 0 gathers and sends the whole (allgather_flat); else
 // ceil(log2 n) rounds (allgather_rounds). The choice inline: the out-of-line routines make only tail calls then.
 // Both return 0 (so do allgather and reduce), for the team routines' tail calls.
+// `entered` (the rounds, all-to-all): every rank is known to be done with its dest and the group's flags, so
+// that no barrier is needed first: where the program ensures it (a deprecated active set's collectives: before
+// any PE calls one, every PE's dest must be ready and its pSync not in use by a previous call, OpenSHMEM 1.4 and
+// on), or a barrier of the collective's own came just before (collect's). Not a team's: its flags are the
+// library's, which the program knows nothing of.
 int allgather_flat(const Group &g, unsigned char *dest, const void *source, const size_t *off, size_t block);
-int allgather_rounds(const Group &g, unsigned char *dest, const void *source, const size_t *off, size_t block);
-inline int allgather(const Group &g, unsigned char *dest, const void *source, const size_t *off, size_t block)
+int allgather_rounds(const Group &g, unsigned char *dest, const void *source, const size_t *off, size_t block,
+                     bool entered);
+inline int allgather(const Group &g, unsigned char *dest, const void *source, const size_t *off, size_t block,
+                     bool entered)
 {
     if (g.flat() && (off != nullptr ? off[g.size] : size_t(g.size) * block) <= flat_gather_bytes)
         return allgather_flat(g, dest, source, off, block);
-    return allgather_rounds(g, dest, source, off, block);
+    return allgather_rounds(g, dest, source, off, block, entered);
 }
 // All-to-all: block j of source goes to block r of dest on rank j; elem/dst/sst describe strided blocks.
 void alltoall(const Group &g, unsigned char *dest, const unsigned char *source, size_t elem, ptrdiff_t dst,
-              ptrdiff_t sst, size_t nelems);
+              ptrdiff_t sst, size_t nelems, bool entered);
 
 // Scans (prefix sums, 1.6): rank r's dest is the sum of the sources of ranks 0 .. r (inclusive) or 0 .. r - 1
 // (exclusive; rank 0 gets zeros), summed in rank order. dest and source are the same array or disjoint.

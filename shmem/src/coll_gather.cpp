@@ -57,8 +57,8 @@ void reduce_scatter_gather(const Group &g, void *dest_, const void *source_, siz
 }
 
 // All-gather, ceil(log2 n) rounds for any n, every rank receiving each block once, every block put at its
-// final place; round k's flag is raised once per call. The opening barrier: the ranks write into each other's
-// dest from the first round.
+// final place; round k's flag is raised once per call. The opening barrier (not where `entered`): the ranks write
+// into each other's dest and flags from the first round.
 // n a power of two: recursive doubling; in round k rank r holds the 2^k blocks of its aligned group (from
 // r & ~(2^k - 1)) and swaps them with rank r ^ 2^k, which holds the group next to it.
 // Otherwise dissemination (Bruck's algorithm without the rotation): after round k, rank r holds blocks
@@ -130,27 +130,30 @@ template <class At>
 }
 
 // Every rank puts its blocks straight into their places, starting with the right neighbour so that the ranks
-// do not all write to the same PE at once. The opening barrier: every rank is done with its dest; the closing
-// one: all blocks have arrived.
+// do not all write to the same PE at once. The opening barrier (not where `entered`): every rank is done with its
+// dest; the closing one: all blocks have arrived.
 void alltoall(const Group &g, unsigned char *dest, const unsigned char *source, size_t elem, ptrdiff_t dst,
-              ptrdiff_t sst, size_t nelems)
+              ptrdiff_t sst, size_t nelems, bool entered)
 {
     const int n = g.size, r = g.rank;
-    group_barrier(g);
+    if (!entered) group_barrier(g);
     // Element k of block j: source + (j nelems + k) sst elem, to dest + (r nelems + k) dst elem on rank j. The
     // offsets are stepped, and made by shifts where a multiply is not cheap (on Epiphany it is a call of some 35
-    // cycles): elem is an element's size, a power of two. Contiguous blocks (dst = sst = 1: alltoall, not
-    // alltoalls) go in one put each.
-    int lg = -1;  // elem == 1 << lg where a multiply is not cheap; -1: multiply
-    if constexpr (!port::has_int_multiply) {
-        lg = 0;
-        while ((size_t(1) << lg) < elem) ++lg;
-        if ((size_t(1) << lg) != elem) lg = -1;
+    // cycles): elem is an element's size, a power of two. Contiguous blocks (dst = sst = 1) go in one put each.
+    // The alltoall routines pass one element of the block's bytes: nothing to work out.
+    size_t dstep = elem, sstep = elem, dblock = elem, sblock = elem;
+    if (nelems != 1 || dst != 1 || sst != 1) {
+        int lg = -1;  // elem == 1 << lg where a multiply is not cheap; -1: multiply
+        if constexpr (!port::has_int_multiply) {
+            lg = 0;
+            while ((size_t(1) << lg) < elem) ++lg;
+            if ((size_t(1) << lg) != elem) lg = -1;
+        }
+        auto by_elem = [elem, lg](size_t a) { return lg < 0 ? a * elem : a << lg; };
+        dstep = by_elem(size_t(dst)), sstep = by_elem(size_t(sst));
+        dblock = dst == 1 ? by_elem(nelems) : nelems * dstep;
+        sblock = sst == 1 ? by_elem(nelems) : nelems * sstep;
     }
-    auto by_elem = [elem, lg](size_t a) { return lg < 0 ? a * elem : a << lg; };
-    const size_t dstep = by_elem(size_t(dst)), sstep = by_elem(size_t(sst));
-    const size_t dblock = dst == 1 ? by_elem(nelems) : nelems * dstep;
-    const size_t sblock = sst == 1 ? by_elem(nelems) : nelems * sstep;
     const size_t d0 = rank_times(r, dblock);
     size_t s0 = rank_times(r, sblock);
     int j = r;

@@ -307,7 +307,8 @@ void tree_barrier(const Group &g)
 }
 
 // All-gather in rounds (the algorithm: coll_gather.cpp, above allgather_flat): messages of the sweep's kind.
-int allgather_rounds(const Group &g, unsigned char *dest, const void *source, const size_t *off, size_t block)
+int allgather_rounds(const Group &g, unsigned char *dest, const void *source, const size_t *off, size_t block,
+                     bool entered)
 {
     if constexpr (port::has_network)
         if (g.span.across) return net_allgather(g, dest, source, off, block);
@@ -316,7 +317,7 @@ int allgather_rounds(const Group &g, unsigned char *dest, const void *source, co
     // Epiphany a multiply is a call of some 35 cycles).
     const size_t mine = off != nullptr ? off[r] : rank_times(r, block);
     copy_local(dest + mine, source, off != nullptr ? off[r + 1] - mine : block);
-    group_barrier(g);
+    if (!entered) group_barrier(g);
     if ((n & (n - 1)) == 0) {
         // Round k sends blocks base .. base + d - 1 (base = r with its k low bits cleared): with equal blocks, their
         // offset is the last round's less the block bit k - 1 of r stood for, and their length block << k.

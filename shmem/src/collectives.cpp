@@ -100,11 +100,13 @@ SHMEM_BCAST_INLINE int bcast_team(const char *routine, const Group &g, void *des
     return 0;
 }
 
-SHMEM_BCAST_INLINE int fcollect(const char *routine, const Group &g, void *dest, const void *source, size_t bytes)
+// (entered: an active set's, coll.hpp)
+SHMEM_BCAST_INLINE int fcollect(const char *routine, const Group &g, void *dest, const void *source, size_t bytes,
+                                bool entered = false)
 {
     check_symmetric(routine, "dest", dest, bytes_of(routine, "nelems (in bytes)", bytes, size_t(g.size)));
     check_symmetric(routine, "source", source, bytes);
-    return allgather(g, static_cast<unsigned char *>(dest), source, nullptr, bytes);
+    return allgather(g, static_cast<unsigned char *>(dest), source, nullptr, bytes, entered);
 }
 
 // collect: every rank publishes its byte count, reads everyone's (one remote load each) and all-gathers blocks
@@ -127,12 +129,12 @@ void collect(const char *routine, const Group &g, void *dest, const void *source
     }
     check_symmetric(routine, "dest", dest, offsets[g.size]);
     check_symmetric(routine, "source", source, bytes);
-    allgather(g, static_cast<unsigned char *>(dest), source, offsets, 0);
+    allgather(g, static_cast<unsigned char *>(dest), source, offsets, 0, true);  // (after the barrier above)
     g.flags[flag_publish] = 0;  // everyone has read it (before the allgather's barrier or arrival): pSync as it was
 }
 
 void all2all(const char *routine, const Group &g, void *dest, const void *source, size_t elem, ptrdiff_t dst,
-             ptrdiff_t sst, size_t nelems)
+             ptrdiff_t sst, size_t nelems, bool entered = false)
 {
     check_stride(routine, "dst", dst);
     check_stride(routine, "sst", sst);
@@ -142,7 +144,7 @@ void all2all(const char *routine, const Group &g, void *dest, const void *source
         check_symmetric(routine, "source", source, strided_extent(routine, blocks, "sst", sst, elem));
     }
     alltoall(g, static_cast<unsigned char *>(dest), static_cast<const unsigned char *>(source), elem, dst, sst,
-             nelems);
+             nelems, entered);
 }
 // Each checked path is written once (*_checked_inline) and called out of line where the entries have a fast path
 // (*_checked), inline where they have not.
@@ -303,7 +305,7 @@ int shmem_alltoallsmem(shmem_team_t team, void *dest, const void *source, ptrdif
         fcollect("shmem_fcollect" #BITS,                                                                        \
                  agreed("shmem_fcollect" #BITS, active_set("shmem_fcollect" #BITS, PE_start, logPE_stride, PE_size, pSync, SHMEM_COLLECT_SYNC_SIZE), \
                         "nelems", int64_t(nelems)), dest, source,                                                       \
-                 bytes_of("shmem_fcollect" #BITS, "nelems", nelems, BITS / 8));                                       \
+                 bytes_of("shmem_fcollect" #BITS, "nelems", nelems, BITS / 8), true);                                 \
     }                                                                                                             \
     void shmem_alltoall##BITS(void *dest, const void *source, size_t nelems, int PE_start, int logPE_stride,    \
                               int PE_size, long *pSync)                                                          \
@@ -311,7 +313,7 @@ int shmem_alltoallsmem(shmem_team_t team, void *dest, const void *source, ptrdif
         all2all("shmem_alltoall" #BITS,                                                                         \
                 agreed("shmem_alltoall" #BITS, active_set("shmem_alltoall" #BITS, PE_start, logPE_stride, PE_size, pSync, SHMEM_ALLTOALL_SYNC_SIZE), \
                        "nelems", int64_t(nelems)), dest, source,                                                        \
-                bytes_of("shmem_alltoall" #BITS, "nelems", nelems, BITS / 8), 1, 1, 1);                               \
+                bytes_of("shmem_alltoall" #BITS, "nelems", nelems, BITS / 8), 1, 1, 1, true);                         \
     }                                                                                                             \
     void shmem_alltoalls##BITS(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,     \
                                int PE_start, int logPE_stride, int PE_size, long *pSync)                        \
@@ -319,7 +321,7 @@ int shmem_alltoallsmem(shmem_team_t team, void *dest, const void *source, ptrdif
         all2all("shmem_alltoalls" #BITS,                                                                        \
                 agreed("shmem_alltoalls" #BITS, active_set("shmem_alltoalls" #BITS, PE_start, logPE_stride, PE_size, pSync, SHMEM_ALLTOALLS_SYNC_SIZE), \
                        "dst", dst, "sst", sst, "nelems", int64_t(nelems)), dest, source,                                \
-                BITS / 8, dst, sst, nelems);                                                                      \
+                BITS / 8, dst, sst, nelems, true);                                                                \
     }
 SHMEM_DEFINE_AS_SIZED_(32)
 SHMEM_DEFINE_AS_SIZED_(64)

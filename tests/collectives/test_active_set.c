@@ -2,7 +2,8 @@
  * broadcast32/64, collect32/64, fcollect32/64, alltoall32/64, alltoalls32/64, and shmem_TYPE_OP_to_all for every
  * type and operation, on the whole machine and on active sets of stride 2 (which exclude PE 0 when they start
  * at 1). After every call, pSync must be back at SHMEM_SYNC_VALUE, so the same pSync serves the next call after a
- * barrier (the 1.4 rule). The root's target is not written by a broadcast (the 1.4 rule). */
+ * barrier (the 1.4 rule). The root's target is not written by a broadcast (the 1.4 rule). And fcollect, alltoall
+ * and collect back to back with a pSync each and no barrier between them. */
 #include <complex.h>
 #include <string.h>
 
@@ -202,6 +203,47 @@ static void exact_sizes(int n)
           xcollect.guard, xreduce.guard, xalltoall.guard, xalltoalls.guard, xwrk.guard);
 }
 
+/* Back to back, each with a pSync of its own and a barrier only between rounds (each pSync is used once a round):
+ * as 1.4 allows, a PE that leaves one may already write into the next one's dest and pSync at a PE that is still in
+ * the first. Each dest is checked as its call returns. */
+static long bb_sync[3][SHMEM_COLLECT_SYNC_SIZE], bb_bar[SHMEM_BARRIER_SYNC_SIZE];
+static int64_t bb_fsrc[2], bb_asrc[2][TEST_MAX_PES], bb_csrc[2][2];
+static int64_t bb_f[2][TEST_MAX_PES], bb_a[2][TEST_MAX_PES], bb_c[2][TEST_MAX_PES * 2];
+
+static void back_to_back(int n)
+{
+    const int me = shmem_my_pe();
+    for (int k = 0; k < 3; ++k)
+        for (int i = 0; i < SHMEM_COLLECT_SYNC_SIZE; ++i) bb_sync[k][i] = SHMEM_SYNC_VALUE;
+    for (int i = 0; i < SHMEM_BARRIER_SYNC_SIZE; ++i) bb_bar[i] = SHMEM_SYNC_VALUE;
+    for (int k = 0; k < 2; ++k) {
+        bb_fsrc[k] = 10 * me + k;
+        for (int r = 0; r < n; ++r) bb_asrc[k][r] = 1000 * me + 10 * r + k;
+        bb_csrc[k][0] = bb_csrc[k][1] = 7 * me + k;
+    }
+    shmem_barrier_all();
+    for (int k = 0; k < 2; ++k) {
+        shmem_fcollect64(bb_f[k], &bb_fsrc[k], 1, 0, 0, n, bb_sync[0]);
+        for (int r = 0; r < n; ++r)
+            CHECK(bb_f[k][r] == 10 * r + k, "back to back %d: fcollect64 [%d] = %ld", k, r, (long)bb_f[k][r]);
+        shmem_alltoall64(bb_a[k], bb_asrc[k], 1, 0, 0, n, bb_sync[1]);
+        for (int r = 0; r < n; ++r)
+            CHECK(bb_a[k][r] == 1000 * r + 10 * me + k, "back to back %d: alltoall64 [%d] = %ld", k, r,
+                  (long)bb_a[k][r]);
+        /* rank r brings 1 element if r is even, 2 if odd */
+        shmem_collect64(bb_c[k], bb_csrc[k], 1 + (me & 1), 0, 0, n, bb_sync[2]);
+        for (int r = 0, at = 0; r < n; at += 1 + (r & 1), ++r)
+            for (int i = 0; i < 1 + (r & 1); ++i)
+                CHECK(bb_c[k][at + i] == 7 * r + k, "back to back %d: collect64 [%d] = %ld", k, at + i,
+                      (long)bb_c[k][at + i]);
+        shmem_barrier(0, 0, n, bb_bar);
+    }
+    for (int k = 0; k < 3; ++k)
+        for (int i = 0; i < SHMEM_COLLECT_SYNC_SIZE; ++i)
+            CHECK(bb_sync[k][i] == SHMEM_SYNC_VALUE, "back to back: pSync %d [%d] = %ld after the calls", k, i,
+                  bb_sync[k][i]);
+}
+
 int main(void)
 {
     shmem_init();
@@ -216,6 +258,7 @@ int main(void)
     on_set(0, 1, (n + 1) / 2, "even PEs");
     shmem_barrier_all();
     exact_sizes(n);
+    back_to_back(n);
     if (shmem_my_pe() == 0) printf("active-set collectives: %d PEs ok\n", n);
     shmem_finalize();
     return 0;
