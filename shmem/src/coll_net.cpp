@@ -50,7 +50,10 @@ constexpr size_t read_chunk = 16384;
 // A deprecated active set has none of this: the program ensures that its pSync and pWrk are not in use by a previous
 // call before any PE calls (and numbers nothing): its collectives use flag_data and the whole pWrk.
 constexpr uint32_t ring_flags = 4;
-static_assert(flag_data + int(ring_flags) <= flag_publish, "the ring's flags are the all-gather's rounds' (unused here)");
+// (Where the port has a network: elsewhere this file is compiled, never called, and a port of few PEs, whose
+// all-gather has fewer rounds, has no room for the ring.)
+static_assert(!port::has_network || flag_data + int(ring_flags) <= flag_publish,
+              "the ring's flags are the all-gather's rounds' (unused here)");
 struct TeamSeq {
     uint32_t entered;  // data collectives this PE has entered
     uint32_t synced;   // see above
