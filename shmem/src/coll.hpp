@@ -12,7 +12,9 @@
 //   - within a collective, a flag of a PE is raised at most once before that PE lowers it;
 //   - a PE writes into another PE's flags, reduction slots or dest only after that PE has finished its
 //     previous collective of the group: every collective starts with a sweep (of the binomial tree, or flat) or
-//     a barrier, and nothing is sent down before the root has heard from every rank.
+//     a barrier, and nothing is sent down before the root has heard from every rank. Not where the program
+//     ensures it instead (a deprecated active set's broadcast, fcollect, collect and alltoall: its dest ready and
+//     its pSync free before any PE calls), nor across the network (coll_net.cpp numbers a team's collectives).
 // So every flag is back at zero when a PE returns (bar raises and arrivals of a collective that another PE has
 // already started), which is what OpenSHMEM requires of a pSync (SHMEM_SYNC_VALUE) and what lets a team slot be
 // reused.

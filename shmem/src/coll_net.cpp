@@ -165,10 +165,6 @@ void all_seen(const Group &g)
     if (TeamSeq *const q = seq_of(g)) q->synced = q->entered - 1;
 }
 
-}  // namespace
-
-namespace {
-
 // The work area of a small all-reduce: a team's half by the parity of its number (TeamSeq), an active set's whole
 // pWrk; its bytes (area_bytes).
 unsigned char *reduce_area(const Group &g, size_t *area_bytes)

@@ -50,7 +50,7 @@ void send(const Group &g, int rank, const Msg &msg)
 // nothing goes down before the root has heard from every rank, so a rank that has received anything of a
 // sweep knows that every rank has finished its previous collective (lowered its flags, read its slots and
 // buffers). Therefore a rank writes into another's flags, slots or dest only when that one is done
-// with them.
+// with them (but where the program ensures that instead: coll.hpp, the invariants).
 // The port's assembly sweep (own_sweep) reads Group and Sweep where port::SweepLayout says, and raises and waits
 // for the same flags. (A template: without its own sweep, SweepLayout is port.hpp's declaration and never defined.)
 template <class L>

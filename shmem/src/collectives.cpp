@@ -130,7 +130,7 @@ void collect(const char *routine, const Group &g, void *dest, const void *source
     check_symmetric(routine, "dest", dest, offsets[g.size]);
     check_symmetric(routine, "source", source, bytes);
     allgather(g, static_cast<unsigned char *>(dest), source, offsets, 0, true);  // (after the barrier above)
-    g.flags[flag_publish] = 0;  // everyone has read it (before the allgather's barrier or arrival): pSync as it was
+    g.flags[flag_publish] = 0;  // everyone has read it (before sending its block, which is here): pSync as it was
 }
 
 void all2all(const char *routine, const Group &g, void *dest, const void *source, size_t elem, ptrdiff_t dst,
