@@ -97,8 +97,10 @@ static __attribute__((noinline)) void curve(enum op o, const char *name, uint32_
 }
 static __attribute__((noinline)) uint32_t curve_overhead(enum op o) { return best(o, 8, 4, 0); }
 
-/* the region's byte j on PE pe: no period that a block of a power of two bytes could hide a misplaced block in */
-static char val(int pe, uint32_t j) { return (char)(j + j / 251 + (uint32_t)pe * 13); }
+/* the region's byte j on PE pe: no period that a block of a power of two bytes (up to the region's) could hide a
+ * misplaced block in: a block 2^k apart differs by 2^k + 2^k / 256, not a multiple of 256 below 64 KiB (a shift,
+ * not a division: that would link libgcc's) */
+static char val(int pe, uint32_t j) { return (char)(j + (j >> 8) + (uint32_t)pe * 13); }
 static void fill(void)
 {
     for (int i = 0; i < REGION; ++i) r[i] = val(me, (uint32_t)i);
