@@ -48,7 +48,10 @@ namespace {
         }
         if (bytes != 0) put_copy(remote, source, bytes, pe);
     } else {
-        if (bytes == 0) return;
+        // put_bytes takes 0 bytes (port.hpp); a 0-byte put only must not wake its target
+        if constexpr (port::user_writes_notify) {
+            if (bytes == 0) return;
+        }
         port::put_bytes(remote, source, bytes);
         notify_user_write(pe);
     }
@@ -64,7 +67,7 @@ namespace {
     if constexpr (port::has_copy_inline) {
         if (!port::copy_inline(dest, remote, bytes) && bytes != 0) port::get_bytes(dest, remote, bytes);
     } else {
-        if (bytes != 0) port::get_bytes(dest, remote, bytes);
+        port::get_bytes(dest, remote, bytes);  // (it takes 0 bytes: port.hpp)
     }
 }
 
