@@ -308,10 +308,12 @@ inline void group_barrier(const Group &g)
 {
     if constexpr (port::has_network)
         if (g.span.across) return net_barrier(g);
-    if (whole_machine(g.start, g.stride, g.size)) {
+    if (port::own_barrier_world && g.size == port::n_pes()) {
+        // every PE of the run: the port's own barrier (Epiphany's, in assembly), which makes the build's choice
+        // itself (whole_machine's, but for a build that forces the hardware barrier)
+        barrier_world(port::has_hw_barrier && SHMEM_BARRIER_WAND ? barrier_hardware : barrier_build);
+    } else if (whole_machine(g.start, g.stride, g.size)) {
         barrier_world(barrier_hardware);
-    } else if (port::own_barrier_world && g.size == port::n_pes()) {
-        barrier_world(barrier_build);  // every PE of the run: the port's own barrier (Epiphany's, in assembly)
     } else if (g.flat()) {
         port::check_stack();  // as tree_barrier does
         if (g.rank == 0) {
@@ -349,9 +351,11 @@ inline int allgather(const Group &g, unsigned char *dest, const void *source, co
         return allgather_flat(g, dest, source, off, block);
     return allgather_rounds(g, dest, source, off, block, entered);
 }
-// All-to-all: block j of source goes to block r of dest on rank j; elem/dst/sst describe strided blocks.
+// All-to-all: block j of source goes to block r of dest on rank j; elem/dst/sst describe strided blocks
+// (alltoall), or blocks are `block` contiguous bytes (alltoall_blocks).
 void alltoall(const Group &g, unsigned char *dest, const unsigned char *source, size_t elem, ptrdiff_t dst,
               ptrdiff_t sst, size_t nelems, bool entered);
+void alltoall_blocks(const Group &g, unsigned char *dest, const unsigned char *source, size_t block, bool entered);
 
 // Scans (prefix sums, 1.6): rank r's dest is the sum of the sources of ranks 0 .. r (inclusive) or 0 .. r - 1
 // (exclusive; rank 0 gets zeros), summed in rank order. dest and source are the same array or disjoint.

@@ -129,58 +129,66 @@ template <class At>
     return 0;
 }
 
-// Every rank puts its blocks straight into their places, starting with the right neighbour so that the ranks
-// do not all write to the same PE at once. The opening barrier (not where `entered`): every rank is done with its
-// dest; the closing one: all blocks have arrived.
+// All-to-all: every rank puts its blocks straight into their places, its own first, then the ranks after it in
+// turn, so that the ranks do not all write to the same PE at once. The opening barrier (not where `entered`): every
+// rank is done with its dest; the closing one: all blocks have arrived.
+// Ranks r .. n - 1, then 0 .. r - 1: the world PE w and rank j's block of source step by adds, with no wrap to
+// test (a stride's add, not world()'s shifts per rank). put(w, from) puts the block that starts at from.
+template <class Put>
+[[gnu::always_inline]] inline void each_block(const Group &g, const unsigned char *source, size_t sblock, Put put)
+{
+    const int n = g.size, r = g.rank;
+    const unsigned step = unsigned(g.stride);  // a negative stride wraps to the right PE
+    const unsigned char *from = source + rank_times(r, sblock);
+    for (int j = r, w = g.world(r); j < n; ++j, w = int(unsigned(w) + step), from += sblock) put(w, from);
+    from = source;
+    for (int j = 0, w = g.start; j < r; ++j, w = int(unsigned(w) + step), from += sblock) put(w, from);
+}
+// Contiguous blocks of `block` bytes (every alltoall): one put each.
+void alltoall_blocks(const Group &g, unsigned char *dest, const unsigned char *source, size_t block, bool entered)
+{
+    if (!entered) group_barrier(g);
+    unsigned char *const mine = dest + rank_times(g.rank, block);  // this rank's place in every rank's dest
+    each_block(g, source, block, [mine, block](int w, const unsigned char *from) __attribute__((always_inline)) {
+        if constexpr (port::has_network) {
+            if (by_network(w)) return network_put(w, mine, from, block);  // (the closing barrier's quiet completes it)
+        }
+        port::put_bytes(port::remote_ptr(mine, w), from, block);
+    });
+    port::fence();
+    group_barrier(g);
+}
+// Strided (alltoalls): element k of block j is at source + (j nelems + k) sst elem, and goes to dest + (r nelems +
+// k) dst elem on rank j. The offsets are stepped, and made by shifts where a multiply is not cheap (on Epiphany it
+// is a call of some 35 cycles): elem is an element's size, a power of two. Unit strides: contiguous blocks.
 void alltoall(const Group &g, unsigned char *dest, const unsigned char *source, size_t elem, ptrdiff_t dst,
               ptrdiff_t sst, size_t nelems, bool entered)
 {
-    const int n = g.size, r = g.rank;
-    if (!entered) group_barrier(g);
-    // Element k of block j: source + (j nelems + k) sst elem, to dest + (r nelems + k) dst elem on rank j. The
-    // offsets are stepped, and made by shifts where a multiply is not cheap (on Epiphany it is a call of some 35
-    // cycles): elem is an element's size, a power of two. Contiguous blocks (dst = sst = 1) go in one put each.
-    // The alltoall routines pass one element of the block's bytes: nothing to work out.
-    size_t dstep = elem, sstep = elem, dblock = elem, sblock = elem;
-    if (nelems != 1 || dst != 1 || sst != 1) {
-        int lg = -1;  // elem == 1 << lg where a multiply is not cheap; -1: multiply
-        if constexpr (!port::has_int_multiply) {
-            lg = 0;
-            while ((size_t(1) << lg) < elem) ++lg;
-            if ((size_t(1) << lg) != elem) lg = -1;
-        }
-        auto by_elem = [elem, lg](size_t a) { return lg < 0 ? a * elem : a << lg; };
-        dstep = by_elem(size_t(dst)), sstep = by_elem(size_t(sst));
-        dblock = dst == 1 ? by_elem(nelems) : nelems * dstep;
-        sblock = sst == 1 ? by_elem(nelems) : nelems * sstep;
+    int lg = -1;  // elem == 1 << lg where a multiply is not cheap; -1: multiply
+    if constexpr (!port::has_int_multiply) {
+        lg = 0;
+        while ((size_t(1) << lg) < elem) ++lg;
+        if ((size_t(1) << lg) != elem) lg = -1;
     }
-    const size_t d0 = rank_times(r, dblock);
-    size_t s0 = rank_times(r, sblock);
-    int j = r;
-    auto next = [&j, &s0, n, sblock] {  // the next rank, and its block of source
-        if (++j == n) {
-            j = 0;
-            s0 = 0;
-        } else {
-            s0 += sblock;
-        }
-    };
-    for (int i = 0; i < n; ++i, next()) {
+    auto by_elem = [elem, lg](size_t a) { return lg < 0 ? a * elem : a << lg; };
+    if (dst == 1 && sst == 1) return alltoall_blocks(g, dest, source, by_elem(nelems), entered);
+    if (!entered) group_barrier(g);
+    const size_t dstep = by_elem(size_t(dst)), sstep = by_elem(size_t(sst));
+    const size_t dblock = dst == 1 ? by_elem(nelems) : nelems * dstep;
+    const size_t sblock = sst == 1 ? by_elem(nelems) : nelems * sstep;
+    unsigned char *const mine = dest + rank_times(g.rank, dblock);
+    each_block(g, source, sblock, [&](int w, const unsigned char *from) __attribute__((always_inline)) {
         if constexpr (port::has_network) {
-            if (by_network(g.world(j))) {  // (net_barrier's quiet completes these puts)
-                for (size_t k = 0, d = d0, s = s0; k < nelems; ++k, d += dstep, s += sstep)
-                    network_put(g.world(j), dest + d, source + s, elem);
-                continue;
+            if (by_network(w)) {
+                for (size_t k = 0, d = 0, s = 0; k < nelems; ++k, d += dstep, s += sstep)
+                    network_put(w, mine + d, from + s, elem);
+                return;
             }
         }
-        unsigned char *to = port::remote_ptr(dest, g.world(j));
-        if (dst == 1 && sst == 1) {
-            port::put_bytes(to + d0, source + s0, dblock);
-        } else {
-            for (size_t k = 0, d = d0, s = s0; k < nelems; ++k, d += dstep, s += sstep)
-                port::put_bytes(to + d, source + s, elem);
-        }
-    }
+        unsigned char *to = port::remote_ptr(mine, w);
+        for (size_t k = 0, d = 0, s = 0; k < nelems; ++k, d += dstep, s += sstep)
+            port::put_bytes(to + d, from + s, elem);
+    });
     port::fence();
     group_barrier(g);
 }

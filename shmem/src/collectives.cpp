@@ -133,6 +133,18 @@ void collect(const char *routine, const Group &g, void *dest, const void *source
     g.flags[flag_publish] = 0;  // everyone has read it (before sending its block, which is here): pSync as it was
 }
 
+// The alltoall routines: contiguous blocks of `block` bytes (their nelems elements).
+void all2all_blocks(const char *routine, const Group &g, void *dest, const void *source, size_t block,
+                    bool entered = false)
+{
+    if (block != 0) {
+        const size_t extent = strided_extent(routine, size_t(g.size), "dst", 1, block);
+        check_symmetric(routine, "dest", dest, extent);
+        check_symmetric(routine, "source", source, extent);
+    }
+    alltoall_blocks(g, static_cast<unsigned char *>(dest), static_cast<const unsigned char *>(source), block,
+                    entered);
+}
 void all2all(const char *routine, const Group &g, void *dest, const void *source, size_t elem, ptrdiff_t dst,
              ptrdiff_t sst, size_t nelems, bool entered = false)
 {
@@ -242,8 +254,8 @@ void shmem_barrier(int PE_start, int logPE_stride, int PE_size, long *pSync)
     }                                                                                                             \
     int shmem_##N##_alltoall(shmem_team_t team, T *dest, const T *source, size_t nelems)                        \
     {                                                                                                             \
-        all2all("shmem_" #N "_alltoall", checked_team("shmem_" #N "_alltoall", team, "nelems", int64_t(nelems)), dest, source,             \
-                bytes_of("shmem_" #N "_alltoall", "nelems", nelems, sizeof(T)), 1, 1, 1);                             \
+        all2all_blocks("shmem_" #N "_alltoall", checked_team("shmem_" #N "_alltoall", team, "nelems", int64_t(nelems)), dest, source, \
+                       bytes_of("shmem_" #N "_alltoall", "nelems", nelems, sizeof(T)));                               \
         return 0;                                                                                                 \
     }                                                                                                             \
     int shmem_##N##_alltoalls(shmem_team_t team, T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst,       \
@@ -272,7 +284,7 @@ int shmem_fcollectmem(shmem_team_t team, void *dest, const void *source, size_t 
 }
 int shmem_alltoallmem(shmem_team_t team, void *dest, const void *source, size_t nelems)
 {
-    all2all("shmem_alltoallmem", checked_team("shmem_alltoallmem", team, "nelems", int64_t(nelems)), dest, source, nelems, 1, 1, 1);
+    all2all_blocks("shmem_alltoallmem", checked_team("shmem_alltoallmem", team, "nelems", int64_t(nelems)), dest, source, nelems);
     return 0;
 }
 int shmem_alltoallsmem(shmem_team_t team, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst,
@@ -310,10 +322,10 @@ int shmem_alltoallsmem(shmem_team_t team, void *dest, const void *source, ptrdif
     void shmem_alltoall##BITS(void *dest, const void *source, size_t nelems, int PE_start, int logPE_stride,    \
                               int PE_size, long *pSync)                                                          \
     {                                                                                                             \
-        all2all("shmem_alltoall" #BITS,                                                                         \
-                agreed("shmem_alltoall" #BITS, active_set("shmem_alltoall" #BITS, PE_start, logPE_stride, PE_size, pSync, SHMEM_ALLTOALL_SYNC_SIZE), \
-                       "nelems", int64_t(nelems)), dest, source,                                                        \
-                bytes_of("shmem_alltoall" #BITS, "nelems", nelems, BITS / 8), 1, 1, 1, true);                         \
+        all2all_blocks("shmem_alltoall" #BITS,                                                                  \
+                       agreed("shmem_alltoall" #BITS, active_set("shmem_alltoall" #BITS, PE_start, logPE_stride, PE_size, pSync, SHMEM_ALLTOALL_SYNC_SIZE), \
+                              "nelems", int64_t(nelems)), dest, source,                                                 \
+                       bytes_of("shmem_alltoall" #BITS, "nelems", nelems, BITS / 8), true);                           \
     }                                                                                                             \
     void shmem_alltoalls##BITS(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,     \
                                int PE_start, int logPE_stride, int PE_size, long *pSync)                        \
