@@ -128,10 +128,9 @@ bool barrier_done(const void *w)
 }  // namespace
 #endif
 
-// The polls of a library wait before it sleeps (the barrier's rounds, the sweep's flags), with interrupts disabled:
-// six instructions each. A partner a few cycles away is found without the sleep, the wake-up interrupt and the check
-// after it; one that takes longer costs the wait these cycles and then sleeps as before. (A literal: the sweep's asm
-// has no operand to spare.)
+// The polls of a library wait before it sleeps (the barrier's rounds, the sweep's flags): six instructions each. A
+// partner a few cycles away is found without the sleep and the check after it; one that takes longer costs the wait
+// these cycles and then sleeps as before. (A literal: the sweep's asm has no operand to spare.)
 #define SHMEM_EP_SPIN "64"
 void barrier_world(int kind)
 {
@@ -143,10 +142,9 @@ void barrier_world(int kind)
         "mov r2, %[guard]\n\t"
         "sub r1, r1, r2\n\t"
         "bne.l _shmem_stack_overflow\n\t"
-        "mov r16, %%low(%[geometry])\n\t"
+        "mov r16, %%low(%[global])\n\t"  // geometry.global: npes and pe before it
         "ldr r12, [r16, %[npes]]\n\t"
         "ldr r17, [r16, %[pe]]\n\t"
-        "gid\n\t"  // until the end (a wait's sleep enables interrupts to take what woke it)
 #if SHMEM_BARRIER_AUTO
         "sub r1, r0, #0\n\t"  // the build's choice: WAND if the run has the whole chip
         "bne 0f\n\t"
@@ -171,15 +169,14 @@ void barrier_world(int kind)
         "sub r18, r3, r12\n\t"
         "movgte r3, r18\n\t"
         "lsl r3, r3, #2\n\t"
-        "add r3, r3, %[global]\n\t"
         "ldr r3, [r16, +r3]\n\t"  // the partner's global base
         "orr r18, r0, r3\n\t"
         "orr r3, r3, r19\n\t"
         "str r1, [r18]\n\t"  // the flag, then the wake-up: back to back, to one destination, in order
         "str r20, [r3]\n\t"
         "mov r18, #" SHMEM_EP_SPIN "\n\t"
-        // the wait (interrupts disabled): poll up to spin times; then sleep until an interrupt is latched, take it,
-        // check again. The loop's way on is the way without a taken branch (3 cycles each).
+        // the wait: poll up to spin times; then sleep until an interrupt is latched, check again. The loop's way on
+        // is the way without a taken branch (3 cycles each).
         "5: ldr r3, [r0]\n\t"
         "sub r3, r3, r1\n\t"
         "asr r3, r3, #31\n\t"
@@ -195,11 +192,17 @@ void barrier_world(int kind)
                       "ldr r3, [r3]\n\t"
                       "sub r3, r3, #0\n\t"
                       "bne 7f\n\t")
+        // the sleep, with interrupts disabled (WAND's handler counts what its wait checks; the wake-up is masked):
+        // clear the masked latches, check, idle; a WAND interrupt latched in IDLE is taken after it
+        "gid\n\t"
         "mov r3, %[masked]\n\t"
         "movts ilatcl, r3\n\t"
+        "ldr r3, [r0]\n\t"
+        "sub r3, r3, r1\n\t"
+        "asr r3, r3, #31\n\t"
+        "beq 52f\n\t"
         "idle\n\t"
-        "gie\n\t"
-        "gid\n\t"
+        "52: gie\n\t"
         "b 5b\n\t"
 #if SHMEM_BARRIER_AUTO
         "0: sub r1, r0, #1\n\t"
@@ -211,12 +214,11 @@ void barrier_world(int kind)
         "add r1, r1, #1\n\t"
         "str r1, [r0, #1]\n\t"
         "wand\n\t"
-        "mov r18, #0\n\t"  // no spin: the count is the interrupt handler's, which interrupts disabled hold off
+        "mov r18, #" SHMEM_EP_SPIN "\n\t"  // the count is the handler's, which interrupts the polls
         "mov r2, r12\n\t"
         "b 5b\n\t"
         // a PE has ended: the core finishes the wait (flag r0, target r1), then on as if the check had passed
-        SHMEM_EP_ENDS("7: gie\n\t"
-                      "mov r4, r0\n\t"
+        SHMEM_EP_ENDS("7: mov r4, r0\n\t"
                       "mov r5, r1\n\t"
                       "mov r6, r2\n\t"
                       "mov r7, r12\n\t"
@@ -234,14 +236,13 @@ void barrier_world(int kind)
                       "mov r19, %%low(%[ilatst])\n\t"
                       "movt r19, %%high(%[ilatst])\n\t"
                       "mov r20, %[user]\n\t"
-                      "gid\n\t"
                       "b 6b\n\t")
-        // the wake-ups that came with the flags this PE found while polling are taken here (rti in the vector)
-        "9: gie"
+        "9:"
         : "+r"(r0)
-        : [heap_end] "i"(__heap_end), [guard] "i"(SHMEM_EP_STACK_GUARD), [geometry] "i"(&geometry),
-          [npes] "i"(offsetof(Geometry, npes) / 4), [pe] "i"(offsetof(Geometry, pe) / 4), [cores] "i"(chip_cores),
-          [wand] "i"(shmem_wand), [words] "i"(barrier_words), [global] "i"(offsetof(Geometry, global)),
+        : [heap_end] "i"(__heap_end), [guard] "i"(SHMEM_EP_STACK_GUARD), [global] "i"(geometry.global),
+          [npes] "i"((int(offsetof(Geometry, npes)) - int(offsetof(Geometry, global))) / 4),
+          [pe] "i"((int(offsetof(Geometry, pe)) - int(offsetof(Geometry, global))) / 4), [cores] "i"(chip_cores),
+          [wand] "i"(shmem_wand), [words] "i"(barrier_words),
           [ilatst] "i"(reg::ilatst), [user] "i"(1u << irq::user), [masked] "i"(irq::masked)
           SHMEM_EP_ENDS_OPERANDS(barrier_ended)
         : SHMEM_EP_CALL_CLOBBERS SHMEM_EP_BARRIER_CLOBBERS "r1", "r2", "r3", "ip", "r16", "r17", "r18", "cc1", "memory");  // ip is r12
@@ -254,11 +255,13 @@ void barrier_world(int kind)
 // in C++) use a group's flags alike. The state lives in callee-saved registers (GCC saves the ones the asm names):
 //   r4 group, r5 args, r6 v (rank relative to the root), r7 low (lowest set bit of v; n for the root), r8 n,
 //   r9 root, r10 chunk, r32 dest, r33 from (what goes down), r34 m (this chunk's bytes), r35 up (bytes that go up:
-//   m in a reduction, else 0), r36 flag, r37 slot, r38 d, r39 o (this chunk's offset), fp 1 where the run's barrier
-//   brought the arrivals (a broadcast to every core of the chip), else 0.
-// Two local subroutines: send (80: relative rank r0, remote dst r1, src r2, bytes r3, flag r16: the data, then the
-// flag, then the wake-up, in order to one destination) and wait (90: flag r0: poll, then sleep, until it is raised;
-// lower it).
+//   m in a reduction, else 0), r36 flag, r37 slot, r38 d, r39 o (this chunk's offset), fp the flag that comes
+//   down: flag_release after the arrivals, the tree's last flag where there are none (a broadcast to every core
+//   of the chip, whose arrivals are the run's barrier; sweep_down_only's, coll.hpp).
+// Two local subroutines: send (80: relative rank r0, dst r1, src r2, bytes r3, flag r16: the data, then the flag,
+// then the wake-up, in order to one destination) and wait (90: flag r0: poll, then sleep, until it is raised;
+// lower it). dst and the group's flags are symmetric, so local addresses: OR the PE's global base in and they are
+// its.
 // They keep what must survive the copy in r26, r27 and r44, which the copy does not touch (copy.S). The combine is a
 // C function: everything it may clobber is named.
 [[gnu::optimize("omit-frame-pointer")]] void sweep(const void *group, int root, const void *args)
@@ -282,26 +285,42 @@ void barrier_world(int kind)
         "bne 2f\n\t"
         "mov r7, r8\n\t"
         "2: ldr r10, [r5, %[s_bytes]]\n\t"  // chunk: all of it (a broadcast), or a reduction's slot
-        "mov r11, #0\n\t"
+        "mov r11, %[flag_release]\n\t"
         "ldr r0, [r5, %[s_combine]]\n\t"
         "sub r0, r0, #0\n\t"
         "bne 20f\n\t"
-        // a broadcast to every core of the chip: the arrivals are the run's barrier (r11 = 1), WAND
+        "ldr r0, [r5, %[s_elem_shift]]\n\t"  // a broadcast of the down half only (sweep_down_only)
+        "sub r0, r0, #0\n\t"
+        "bne 22f\n\t"
+        // a broadcast to every core of the chip: the arrivals are the run's barrier, WAND
         "sub r1, r8, %[cores]\n\t"
         "bne 5f\n\t"
         "bl %[barrier]\n\t"  // r0 = 0: the build's barrier
-        "mov r11, #1\n\t"
+        "21: mov r11, %[flag_last]\n\t"  // no arrivals: down on the tree's last flag
         "b 5f\n\t"
-        "20: mov r1, #1\n\t"  // slots = ceil(log2 n), at least 1
-        "3: mov r2, #1\n\t"
-        "lsl r2, r2, r1\n\t"
-        "sub r2, r2, r8\n\t"
-        "bgte 4f\n\t"
-        "add r1, r1, #1\n\t"
-        "b 3b\n\t"
-        "4: ldr r2, [r5, %[s_elem_shift]]\n\t"  // the largest slot that fits, at least one element
+        // the down half only: low as the first power of two >= low, where the children's distances end (the
+        // root's low is n; the others' are powers of two already)
+        "22: mov r1, r7\n\t"
+        "mov r7, #1\n\t"
+        "23: sub r0, r7, r1\n\t"
+        "bgte 21b\n\t"
+        "lsl r7, r7, #1\n\t"
+        "b 23b\n\t"
+        // slots = ceil(log2 n), at least 1: float(n - 1)'s exponent less 126 (the FPU is in its float mode
+        // outside a multiply's few instructions; small integers convert exactly)
+        "20: sub r1, r8, #1\n\t"
+        "float r1, r1\n\t"
+        "lsr r1, r1, #23\n\t"
+        "sub r1, r1, #126\n\t"
+        "bgt 4f\n\t"
+        "mov r1, #1\n\t"
+        // the largest slot that fits, at least one element, and no larger than the first power of two >= bytes
+        "4: ldr r2, [r5, %[s_elem_shift]]\n\t"
         "ldr r3, [r4, %[g_work_bytes]]\n\t"
-        "41: add r0, r2, #1\n\t"
+        "sub r12, r10, #1\n\t"
+        "41: lsr r0, r12, r2\n\t"
+        "beq 42f\n\t"
+        "add r0, r2, #1\n\t"
         "lsl r0, r1, r0\n\t"
         "sub r0, r0, r3\n\t"
         "bgtu 42f\n\t"
@@ -324,6 +343,8 @@ void barrier_world(int kind)
         "sub r0, r0, #0\n\t"
         "beq 12f\n\t"
         "mov r35, r34\n\t"
+        "lsl r0, r6, #31\n\t"  // an odd v has no children: its source goes up as it is
+        "bne 12f\n\t"
         "mov r0, r32\n\t"  // a reduction starts from its own source, in dest (in place: a copy onto itself)
         "mov r1, r33\n\t"
         "mov r2, r34\n\t"
@@ -334,7 +355,7 @@ void barrier_world(int kind)
         "12: mov r36, %[flag_tree]\n\t"
         "ldr r37, [r4, %[g_work]]\n\t"
         "mov r38, #1\n\t"
-        "sub r0, r11, #0\n\t"  // after the barrier: no arrivals to wait for; d = low (a power of two: n is)
+        "sub r0, r11, %[flag_release]\n\t"  // no arrivals to wait for: d = low (a power of two for the root too)
         "movne r38, r7\n\t"
         "bne 15f\n\t"
         "13: sub r0, r38, r7\n\t"
@@ -358,15 +379,15 @@ void barrier_world(int kind)
         // to the parent (v - low): the partial result into the slot and flag of this rank's distance; then down
         "15: sub r0, r6, #0\n\t"
         "beq 16f\n\t"
-        "sub r0, r11, #0\n\t"
+        "sub r0, r11, %[flag_release]\n\t"
         "bne 151f\n\t"
         "sub r0, r6, r7\n\t"
         "mov r1, r37\n\t"
-        "mov r2, r32\n\t"
+        "mov r2, r33\n\t"  // dest, or a leaf's source
         "mov r3, r35\n\t"
         "mov r16, r36\n\t"
         "bl 80f\n\t"
-        "151: mov r0, %[flag_release]\n\t"
+        "151: mov r0, r11\n\t"
         "bl 90f\n\t"
         "mov r33, r32\n\t"
         // down: to the children v + d (d below low, v + d below n), farthest first; d starts where the up loop
@@ -379,7 +400,7 @@ void barrier_world(int kind)
         "mov r1, r32\n\t"
         "mov r2, r33\n\t"
         "mov r3, r34\n\t"
-        "mov r16, %[flag_release]\n\t"
+        "mov r16, r11\n\t"
         "bl 80f\n\t"
         "b 16b\n\t"
         "19: add r39, r39, r10\n\t"
@@ -404,8 +425,6 @@ void barrier_world(int kind)
         "mov r44, r16\n\t"
         "sub r3, r3, #0\n\t"
         "beq 84f\n\t"
-        "lsl r1, r1, #12\n\t"
-        "lsr r1, r1, #12\n\t"
         "orr r0, r1, r27\n\t"
         "mov r1, r2\n\t"
         "mov r2, r3\n\t"
@@ -414,8 +433,6 @@ void barrier_world(int kind)
         "84: ldr r0, [r4, %[g_flags]]\n\t"
         "lsl r1, r44, #2\n\t"
         "add r0, r0, r1\n\t"
-        "lsl r0, r0, #12\n\t"
-        "lsr r0, r0, #12\n\t"
         "orr r0, r0, r27\n\t"
         "mov r2, %%low(%[ilatst])\n\t"
         "movt r2, %%high(%[ilatst])\n\t"
@@ -438,7 +455,6 @@ void barrier_world(int kind)
         "lsl r0, r0, #2\n\t"
         "add r0, r0, r1\n\t"
         "mov r2, #" SHMEM_EP_SPIN "\n\t"
-        "gid\n\t"
         "91: ldr r1, [r0]\n\t"
         "sub r1, r1, #0\n\t"
         "bne 92f\n\t"
@@ -448,19 +464,18 @@ void barrier_world(int kind)
                       "ldr r1, [r1]\n\t"
                       "sub r1, r1, #0\n\t"
                       "bne 93f\n\t")
-        "mov r1, %[masked]\n\t"
+        "mov r1, %[masked]\n\t"  // the sleep: clear the masked latches (the wake-up among them), check, idle
         "movts ilatcl, r1\n\t"
+        "ldr r1, [r0]\n\t"
+        "sub r1, r1, #0\n\t"
+        "bne 92f\n\t"
         "idle\n\t"
-        "gie\n\t"
-        "gid\n\t"
         "b 91b\n\t"
         "92: mov r1, #0\n\t"
         "str r1, [r0]\n\t"
-        "gie\n\t"
         "rts\n\t"
         // a PE has ended: the core finishes the wait on the group's PEs (it returns once the flag is raised)
-        SHMEM_EP_ENDS("93: gie\n\t"
-                      "mov r40, lr\n\t"
+        SHMEM_EP_ENDS("93: mov r40, lr\n\t"
                       "mov r41, r0\n\t"
                       "mov r1, r0\n\t"
                       "mov r0, r4\n\t"
@@ -476,7 +491,7 @@ void barrier_world(int kind)
           [g_rank] "i"(L::g_rank / 4), [g_flags] "i"(L::g_flags / 4), [g_work] "i"(L::g_work / 4),
           [g_work_bytes] "i"(L::g_work_bytes / 4), [s_dest] "i"(L::s_dest / 4), [s_source] "i"(L::s_source / 4),
           [s_bytes] "i"(L::s_bytes / 4), [s_elem_shift] "i"(L::s_elem_shift / 4), [s_combine] "i"(L::s_combine / 4),
-          [flag_tree] "i"(L::flag_tree), [flag_release] "i"(L::flag_release), [copy] "i"(shmem_port_copy),
+          [flag_tree] "i"(L::flag_tree), [flag_release] "i"(L::flag_release), [flag_last] "i"(L::flag_release - 1), [copy] "i"(shmem_port_copy),
           [global] "i"(geometry.global), [ilatst] "i"(reg::ilatst), [user_bit] "i"(irq::user),
           [masked] "i"(irq::masked), [barrier] "i"(barrier_world),
           [cores] "i"(chip_cores)

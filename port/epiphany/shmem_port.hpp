@@ -45,10 +45,12 @@ inline volatile uint32_t &at(uintptr_t a) { return *reinterpret_cast<volatile ui
 namespace irq {
 inline constexpr unsigned sync = 0, sw_exception = 1, mem_fault = 2, timer0 = 3, timer1 = 4, message = 5,
                           dma0 = 6, dma1 = 7, wand = 8, user = 9;
-// The interrupts a PE takes (crt/epiphany/crt.cpp sets IMASK from this): wake-ups (user, timer 1), WAND, the
-// cycle counter's wrap (timer 0), the faults, and IPI get requests if built in. The others are masked, and a masked interrupt that is latched ends
-// every IDLE at once: wait_until and the end of the run clear them before they sleep (`masked`).
-inline constexpr uint32_t taken = (1u << user) | (1u << timer0) | (1u << timer1) | (1u << wand) | (1u << sw_exception) |
+// The interrupts a PE takes (crt/epiphany/crt.cpp sets IMASK from this): the sleep's backstop (timer 1), WAND, the
+// cycle counter's wrap (timer 0), the faults, and IPI get requests if built in. The others are masked, and a
+// masked interrupt that is latched ends every IDLE at once: every sleep clears them first (`masked`). The wake-up
+// (user) is one of them: it only has to end IDLE, and a masked one costs no entry into the vector and no rti, at
+// the wake-up or later for one that came while the waiter was polling.
+inline constexpr uint32_t taken = (1u << timer0) | (1u << timer1) | (1u << wand) | (1u << sw_exception) |
                                   (1u << mem_fault) | (SHMEM_USE_IPI_GET ? 1u << message : 0u);
 inline constexpr uint32_t masked = 0x3ffu & ~taken;
 }
@@ -163,13 +165,13 @@ inline constexpr uint32_t clock_hz = 600000000;
 // ---- sleeping and waking --------------------------------------------------------------------------------
 //
 // The library's own waits (barrier rounds, collective flags, locks, channels, an IPI get) sleep in IDLE
-// (DESIGN §4). A waiter checks with interrupts disabled and only then idles: on the E16/E64, IDLE returns as soon
-// as any interrupt is latched in ILAT, whatever GID and IMASK say (the reference's IDLE pseudocode; esim instead
-// idles like the Epiphany-V, until an interrupt is taken, and so would sleep through a wake-up that came between
-// the check and IDLE). A wake-up that comes after the check is latched, so it cannot be lost. Writers store the
-// data and then latch the user interrupt on the target: both are writes from one core to one core, so the data
-// is there when the target wakes. CTIMER1 is the backstop (~1 ms) for the one waiter no writer wakes: a PE
-// sleeping for an AMO's lock stripe whose "waiter" hint another sleeper overwrote (shmem/src/amo.cpp).
+// (DESIGN §4). On the E16/E64, IDLE returns as soon as any interrupt is latched in ILAT, whatever GID and IMASK say
+// (the reference's IDLE pseudocode; esim instead idles like the Epiphany-V, until an interrupt is taken). Writers
+// store the data and then latch the (masked) user interrupt on the target: both are writes from one core to one
+// core, so the data is there when the target wakes. A waiter clears the masked latches, then checks, then idles:
+// a wake-up that comes after the clear is latched and ends IDLE, and one that came before it came after its data,
+// which the check then sees, so none is lost. CTIMER1 is the backstop (~1 ms) for the one waiter no writer wakes:
+// a PE sleeping for an AMO's lock stripe whose "waiter" hint another sleeper overwrote (shmem/src/amo.cpp).
 //
 // The user's puts, p, iput and AMOs do not wake anybody (user_writes_notify = false): a wake-up is a second mesh
 // transaction and an interrupt on a core that may be busy. The user's waits (shmem_wait_until and the rest) poll
@@ -218,10 +220,9 @@ extern "C" [[noreturn]] void shmem_stack_overflow();
     __asm__ volatile("movts ilatcl, %0" ::"r"(irq::masked) : "memory");
 }
 
-// The sleep itself (interrupts disabled by the caller): arms the backstop (unless Backstop is false), clears the
-// masked interrupts, idles, enables interrupts. One asm statement that makes its own constants, so that the compiler
-// does not keep them in registers through the caller's loop (or load them before it) for a path that is taken only
-// to sleep.
+// The sleep itself (the masked latches cleared and the condition checked since): arms the backstop (unless Backstop
+// is false) and idles. One asm statement that makes its own constants, so that the compiler does not keep them in
+// registers through the caller's loop (or load them before it) for a path that is taken only to sleep.
 template <bool Backstop>
 [[gnu::always_inline]] inline void idle_once()
 {
@@ -233,29 +234,24 @@ template <bool Backstop>
             "mov %1, %%low(%3)\n\t"
             "movt %1, %%high(%3)\n\t"
             "str %1, [%0]\n\t"
-            "mov %1, %4\n\t"
-            "movts ilatcl, %1\n\t"
-            "idle\n\t"
-            "gie"
+            "idle"
             : "=&r"(a), "=&r"(v)
-            : "i"(reg::ctimer1), "i"(backstop_cycles), "i"(irq::masked)
+            : "i"(reg::ctimer1), "i"(backstop_cycles)
             : "memory");
     } else {
-        __asm__ volatile("movts ilatcl, %0\n\tidle\n\tgie" ::"r"(irq::masked) : "memory");
+        __asm__ volatile("idle" ::: "memory");
     }
 }
-// The check is made with interrupts disabled (gid ... gie), the first time too: a GID and a GIE cost less than a
-// second copy of done() at every wait. (Polling a few times before the first sleep saved 10-15 cycles in 2- and
-// 4-core barriers and cost 32 B in fp_min, 44 B in fp_rma: not kept.)
+// Interrupts stay enabled: the one a wait sleeps for is masked, and no handler it takes changes what it waits for
+// (the WAND barrier, whose handler does, is the port's assembly, which disables them around its sleep).
 template <bool Backstop = true, class Done>
 inline void wait_until(Done done)
 {
     for (;;) {
-        __asm__ volatile("gid" ::: "memory");
+        clear_masked_irqs();
         if (done()) break;
         idle_once<Backstop>();
     }
-    __asm__ volatile("gie" ::: "memory");
 }
 // A wait whose every writer notifies after its write (the library's collective flags: a release store, then
 // ILATST, in order to one destination): the wake-up cannot be missed, so the sleep arms no backstop (18 B less at

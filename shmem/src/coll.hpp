@@ -250,9 +250,15 @@ struct Sweep {
     void *dest;
     const void *source;
     size_t bytes;
-    int elem_shift;    // a reduction's elements are 1 << elem_shift bytes
+    int elem_shift;    // a reduction's elements are 1 << elem_shift bytes; a broadcast's: sweep_down_only or 0
     Combine combine;
 };
+// A broadcast's elem_shift for a port's own sweep (own_sweep): the down half only, on the tree's last flag
+// (flag_release - 1), for a deprecated active set's broadcast, whose arrivals the program ensures (broadcast_down
+// says why, coll_sweep.cpp). Not the release flag: a barrier's release on the same pSync just before may still be
+// pending at a rank when the root sends. A tree flag cannot be: a rank lowers its children's arrivals before it
+// arrives itself, so all of a group's are down before any rank of a sweep or barrier is released.
+inline constexpr int sweep_down_only = 1;
 void sweep_generic(const Group &g, int root, const Sweep &s);  // the binomial tree
 // A flat group's (Group::flat); `many` is a reduction's operation again, many inputs a pass (the root's).
 void sweep_flat(const Group &g, int root, const Sweep &s, FlatCombine many);

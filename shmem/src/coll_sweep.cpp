@@ -260,7 +260,7 @@ void sweep_generic(const Group &g, int root, const Sweep &s)
 // sends, and two raises of one flag before it is lowered would be one. The flag stays one-shot by the rule above: a
 // rank lowers it before it returns, and the next raise comes from a call the program may make only after that. (Not
 // the teams' broadcasts: a team's scratch is the library's own, and the program owes it no synchronization.)
-// (Not where the port has its own sweep, Epiphany's: its assembly has both halves, and a second way costs bytes.)
+// (Where the port has its own sweep, Epiphany's, its down half: sweep_down_only, coll.hpp.)
 int broadcast_down(const Group &g, void *dest, const void *source, size_t bytes, int root)
 {
     if constexpr (port::has_network)

@@ -61,7 +61,7 @@ SHMEM_BCAST_INLINE void bcast(const char *routine, const Group &g, void *dest, c
     check_symmetric(routine, "dest", dest, bytes);
     check_symmetric(routine, "source", source, bytes);
     if constexpr (port::own_sweep)
-        broadcast(g, dest, source, bytes, root);  // the port's sweep, both halves
+        sweep(g, root, Sweep{dest, source, bytes, sweep_down_only, nullptr});  // the port's sweep, its down half
     else
         broadcast_down(g, dest, source, bytes, root);
 }
