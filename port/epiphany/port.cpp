@@ -162,10 +162,8 @@ void barrier_world(int kind)
         "mov r19, %%low(%[ilatst])\n\t"
         "movt r19, %%high(%[ilatst])\n\t"
         "mov r20, %[user]\n\t"
-        "mov r2, #1\n\t"
-        "sub r3, r2, r12\n\t"  // a run of one PE: no round
-        "bgte 9f\n\t"
-        "3: add r3, r17, r2\n\t"  // (me + d) mod n, d < n
+        "mov r2, #1\n\t"  // (a run of one PE: one round, with itself)
+        "3: add r3, r17, r2\n\t"  // (me + d) mod n, d < n or n = 1
         "sub r18, r3, r12\n\t"
         "movgte r3, r18\n\t"
         "lsl r3, r3, #2\n\t"

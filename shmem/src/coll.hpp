@@ -310,13 +310,17 @@ void net_team_created(int slot);
     port::get_bytes(to, port::remote_ptr(local, pe), n);
 }
 
+// Where the port has a barrier of its own for every PE of the run and a group's other barrier is the tree
+// (Epiphany), the test inline at every caller, so that the run's barrier is a tail call with no frame.
+inline constexpr bool group_barrier_small = port::own_barrier_world && !flat_capable && !port::has_network;
+template <bool Small = group_barrier_small>
 inline void group_barrier(const Group &g)
 {
     if constexpr (port::has_network)
         if (g.span.across) return net_barrier(g);
     if (port::own_barrier_world && g.size == port::n_pes()) {
-        // every PE of the run: the port's own barrier (Epiphany's, in assembly), which makes the build's choice
-        // itself (whole_machine's, but for a build that forces the hardware barrier)
+        // every PE of the run (a group of them all is the run in order): the port's own barrier, which makes the
+        // build's choice itself; a build that forces the hardware barrier asks for it, as whole_machine says
         barrier_world(port::has_hw_barrier && SHMEM_BARRIER_WAND ? barrier_hardware : barrier_build);
     } else if (whole_machine(g.start, g.stride, g.size)) {
         barrier_world(barrier_hardware);
@@ -330,6 +334,13 @@ inline void group_barrier(const Group &g)
     } else {
         tree_barrier(g);
     }
+}
+template <>
+[[gnu::always_inline]] inline void group_barrier<true>(const Group &g)
+{
+    if (g.size == port::n_pes())
+        return barrier_world(port::has_hw_barrier && SHMEM_BARRIER_WAND ? barrier_hardware : barrier_build);
+    tree_barrier(g);  // (it checks the stack)
 }
 inline void broadcast(const Group &g, void *dest, const void *source, size_t bytes, int root)
 {
