@@ -313,15 +313,16 @@ void net_team_created(int slot);
 // Where the port has a barrier of its own for every PE of the run and a group's other barrier is the tree
 // (Epiphany), the test inline at every caller, so that the run's barrier is a tail call with no frame.
 inline constexpr bool group_barrier_small = port::own_barrier_world && !flat_capable && !port::has_network;
+// The kind of the port's own barrier for every PE of the run: the build's choice, which the port's barrier makes
+// itself; a build that forces the hardware barrier asks for it, as whole_machine says.
+inline constexpr int own_barrier_kind = port::has_hw_barrier && SHMEM_BARRIER_WAND ? barrier_hardware : barrier_build;
 template <bool Small = group_barrier_small>
 inline void group_barrier(const Group &g)
 {
     if constexpr (port::has_network)
         if (g.span.across) return net_barrier(g);
     if (port::own_barrier_world && g.size == port::n_pes()) {
-        // every PE of the run (a group of them all is the run in order): the port's own barrier, which makes the
-        // build's choice itself; a build that forces the hardware barrier asks for it, as whole_machine says
-        barrier_world(port::has_hw_barrier && SHMEM_BARRIER_WAND ? barrier_hardware : barrier_build);
+        barrier_world(own_barrier_kind);  // every PE of the run (a group of them all is the run, in order)
     } else if (whole_machine(g.start, g.stride, g.size)) {
         barrier_world(barrier_hardware);
     } else if (g.flat()) {
@@ -338,8 +339,7 @@ inline void group_barrier(const Group &g)
 template <>
 [[gnu::always_inline]] inline void group_barrier<true>(const Group &g)
 {
-    if (g.size == port::n_pes())
-        return barrier_world(port::has_hw_barrier && SHMEM_BARRIER_WAND ? barrier_hardware : barrier_build);
+    if (g.size == port::n_pes()) return barrier_world(own_barrier_kind);
     tree_barrier(g);  // (it checks the stack)
 }
 inline void broadcast(const Group &g, void *dest, const void *source, size_t bytes, int root)

@@ -12,15 +12,24 @@ namespace shmem::detail {
     return [&g] { return PeSet{g.start, g.stride, g.size}; };
 }
 
-// Raises a flag on a PE and wakes it. A release store: whatever was put before it is there when it is seen.
-[[gnu::always_inline]] inline void raise_flag(const Group &g, int pe, int flag)
+// A flag on a PE and its wake-up, both addresses worked out from one load of the PE's base (port::notify's fence
+// would load it again; so would anything after a call), raised later by raise(). A release store: whatever was put
+// before it is there when it is seen.
+struct RemoteFlag {
+    long *flag;
+    port::Waker waker;
+    [[gnu::always_inline]] void raise() const
+    {
+        __atomic_store_n(flag, 1L, __ATOMIC_RELEASE);
+        port::notify_waiter(waker);
+    }
+};
+[[gnu::always_inline]] inline RemoteFlag remote_flag(const Group &g, int pe, int flag)
 {
-    // Both addresses before the store, from one load of the PE's base (port::notify's fence would load it again).
-    long *f = port::remote_ptr(&g.flags[flag], pe);
-    const port::Waker waker = port::waker(pe);
-    __atomic_store_n(f, 1L, __ATOMIC_RELEASE);
-    port::notify_waiter(waker);
+    return {port::remote_ptr(&g.flags[flag], pe), port::waker(pe)};
 }
+// Raises a flag on a PE and wakes it.
+[[gnu::always_inline]] inline void raise_flag(const Group &g, int pe, int flag) { remote_flag(g, pe, flag).raise(); }
 
 // Sleeps until this PE's flag is raised, then lowers it. Only this PE lowers its flags, and the writer raises
 // this flag again only after it has heard from this PE again (see the algorithms): a plain store cannot hide a

@@ -22,13 +22,9 @@ struct Msg {
 void send(const Group &g, int rank, const Msg &msg)
 {
     const int pe = g.world(rank);
-    // The flag's addresses first, from the same look at the PE's base as the data's (after the copy, a call, the
-    // compiler would look again).
-    long *f = port::remote_ptr(&g.flags[msg.flag], pe);
-    const port::Waker waker = port::waker(pe);
+    const RemoteFlag flag = remote_flag(g, pe, msg.flag);  // before the copy, a call: one look at the PE's base
     if (msg.bytes != 0) put_small(port::remote_ptr(msg.dest, pe), msg.source, msg.bytes);
-    __atomic_store_n(f, 1L, __ATOMIC_RELEASE);
-    port::notify_waiter(waker);
+    flag.raise();
 }
 
 }  // namespace
