@@ -48,7 +48,7 @@
                                     * with the stack's size, and ends with status 139); no message on the core */
 /* The stack guard: this word at the lowest address of the stack (__heap_end), set by the startup code and checked
  * at every wait, barrier and exit (an overflowing stack, or a heap running into the stack, overwrites it). */
-#define SHMEM_EP_STACK_GUARD 0x5ac6u /* one mov (16 bits) on Epiphany: it is compared wherever checked */
+#define SHMEM_EP_STACK_GUARD 0x3a5u /* a sub's 11-bit immediate on Epiphany: compared in one instruction */
 
 #ifndef __ASSEMBLER__
 #include <stdint.h>

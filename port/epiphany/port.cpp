@@ -139,8 +139,7 @@ void barrier_world(int kind)
         // the stack guard
         "mov r1, %%low(%[heap_end])\n\t"
         "ldr r1, [r1]\n\t"
-        "mov r2, %[guard]\n\t"
-        "sub r1, r1, r2\n\t"
+        "sub r1, r1, %[guard]\n\t"
         "bne.l _shmem_stack_overflow\n\t"
         "mov r16, %%low(%[global])\n\t"  // geometry.global: npes and pe before it
         "ldr r12, [r16, %[npes]]\n\t"

@@ -208,7 +208,7 @@ extern "C" [[noreturn]] void shmem_stack_overflow();
         "sub %0, %0, %2\n\t"
         "bne.l _shmem_stack_overflow"
         : "=&r"(t)
-        : "r"(__heap_end), "r"(SHMEM_EP_STACK_GUARD)
+        : "r"(__heap_end), "i"(SHMEM_EP_STACK_GUARD)
         : "cc1", "memory");
 }
 
