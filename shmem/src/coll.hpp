@@ -206,18 +206,33 @@ inline choose_t<Table, const Group &, Group> team_group(const shmem_team_s *team
     }
 }
 
-// The port's copies, through its inline small-copy path first where it has one (has_copy_inline): the
-// collectives' messages are mostly a few words, and the copy loop's set-up costs more than they do.
+// The port's copies, through its inline small-copy path first where it has one (has_copy_inline), else one aligned
+// double word inline (a long's fcollect, an 8-byte broadcast): the collectives' messages are mostly a few words,
+// and the copy loop's call and set-up cost more than they do (Epiphany: some 20 cycles for 8 bytes).
+[[gnu::always_inline]] inline bool one_word(void *dst, const void *src, size_t bytes)
+{
+    typedef uint64_t __attribute__((may_alias)) word;
+    if (bytes != sizeof(word) || ((reinterpret_cast<uintptr_t>(dst) | reinterpret_cast<uintptr_t>(src)) & 7) != 0)
+        return false;
+    *static_cast<word *>(dst) = *static_cast<const word *>(src);
+    return true;
+}
 [[gnu::always_inline]] inline void put_small(void *dst_remote, const void *src, size_t bytes)
 {
-    if constexpr (port::has_copy_inline)
+    if constexpr (port::has_copy_inline) {
         if (port::copy_inline(dst_remote, src, bytes)) return;
+    } else if (one_word(dst_remote, src, bytes)) {
+        return;
+    }
     port::put_bytes(dst_remote, src, bytes);
 }
 [[gnu::always_inline]] inline void get_small(void *dst, const void *src_remote, size_t bytes)
 {
-    if constexpr (port::has_copy_inline)
+    if constexpr (port::has_copy_inline) {
         if (port::copy_inline(dst, src_remote, bytes)) return;
+    } else if (one_word(dst, src_remote, bytes)) {
+        return;
+    }
     port::get_bytes(dst, src_remote, bytes);
 }
 

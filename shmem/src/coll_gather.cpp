@@ -153,7 +153,7 @@ void alltoall_blocks(const Group &g, unsigned char *dest, const unsigned char *s
         if constexpr (port::has_network) {
             if (by_network(w)) return network_put(w, mine, from, block);  // (the closing barrier's quiet completes it)
         }
-        port::put_bytes(port::remote_ptr(mine, w), from, block);
+        put_small(port::remote_ptr(mine, w), from, block);
     });
     port::fence();
     group_barrier(g);

@@ -321,21 +321,34 @@ int allgather_rounds(const Group &g, unsigned char *dest, const void *source, co
     if (!entered) group_barrier(g);
     if ((n & (n - 1)) == 0) {
         // Round k sends blocks base .. base + d - 1 (base = r with its k low bits cleared): with equal blocks, their
-        // offset is the last round's less the block bit k - 1 of r stood for, and their length block << k.
-        size_t lo = mine;
+        // offset is the last round's less the block bit k - 1 of r stood for, and their length block << k. (Two
+        // loops: the test of off in every round cost each a taken branch.)
+        if (off == nullptr) {
+            size_t lo = mine, len = block;
+            for (int k = 0, d = 1; d < n; ++k, d <<= 1, len <<= 1) {
+                if (r & (d >> 1)) lo -= len >> 1;
+                send(g, r ^ d, Msg{dest + lo, dest + lo, len, flag_data + k});
+                wait(g, flag_data + k);
+            }
+            return 0;
+        }
         for (int k = 0, d = 1; d < n; ++k, d <<= 1) {
             const int base = r & ~(d - 1);
-            size_t len;
-            if (off != nullptr) {
-                lo = off[base];
-                len = off[base + d] - lo;
-            } else {
-                if (r & (d >> 1)) lo -= block << (k - 1);
-                len = block << k;
-            }
-            send(g, r ^ d, Msg{dest + lo, dest + lo, len, flag_data + k});
+            const size_t lo = off[base];
+            send(g, r ^ d, Msg{dest + lo, dest + lo, off[base + d] - lo, flag_data + k});
             wait(g, flag_data + k);
         }
+        return 0;
+    }
+    if (n == 3) {
+        // Round k puts one block (min(2^k, n - 2^k) = 1), its own, to r - 2^k: the same puts without the wait between
+        // the rounds, and without the wrapped rounds' arithmetic. The flags are the rounds' (the block from r + 2^k
+        // raises flag_data + k).
+        const size_t len = off != nullptr ? off[r + 1] - mine : block;
+        send(g, r == 0 ? 2 : r - 1, Msg{dest + mine, dest + mine, len, flag_data});
+        send(g, r == 2 ? 0 : r + 1, Msg{dest + mine, dest + mine, len, flag_data + 1});
+        wait(g, flag_data);
+        wait(g, flag_data + 1);
         return 0;
     }
     const size_t all = off != nullptr ? off[n] : rank_times(n, block);
