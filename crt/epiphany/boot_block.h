@@ -50,6 +50,16 @@
  * at every wait, barrier and exit (an overflowing stack, or a heap running into the stack, overwrites it). */
 #define SHMEM_EP_STACK_GUARD 0x3a5u /* a sub's 11-bit immediate on Epiphany: compared in one instruction */
 
+/* The dissemination barrier's partners (port/epiphany/port.cpp, barrier_world), worked out by the loader as ARL's
+ * library works them out at shmem_init, so that a core's budget holds no code for it. An image that links the
+ * barrier has the section SHMEM_EP_BARRIER_SECTION (NOBITS); the loader writes each core's table there, after the
+ * image and before the cores start. Round k = 0, 1, ... while 2^k < npes (one round in a run of one PE) is a pair
+ * of words: the global address of the ILATST register (SHMEM_EP_ILATST) of PE (pe + 2^k) mod npes, then that PE's
+ * global base (coreid << 20); after the last round, a pair of zeros. The section has room for the rounds of the
+ * build's largest run and that pair: the loader refuses a run that needs more. */
+#define SHMEM_EP_BARRIER_SECTION ".shmem_barrier"
+#define SHMEM_EP_ILATST 0xf042cu /* local address of ILATST: a write sets its bits in the core's ILAT */
+
 #ifndef __ASSEMBLER__
 #include <stdint.h>
 

@@ -395,6 +395,76 @@ TEST_F(EpPlanTest, BootBlocks) {
     EXPECT_EQ(std::memcmp("EPBB", p.pes[0].writes.back().bytes.data(), 4), 0);  // the magic, little-endian
 }
 
+// The barrier's partner table (boot_block.h): written into its section, after the image's bytes and before the boot
+// block; round k's pair names PE (pe + 2^k) mod npes (its ILATST, its base), then a pair of zeros.
+uint32_t word_at(const std::vector<uint8_t>& b, size_t i) {
+    return uint32_t(b.at(4 * i)) | uint32_t(b.at(4 * i + 1)) << 8 | uint32_t(b.at(4 * i + 2)) << 16 |
+           uint32_t(b.at(4 * i + 3)) << 24;
+}
+TEST_F(EpPlanTest, BarrierPartners) {
+    TestElf e = epiphany_elf();
+    e.sections.push_back({SHMEM_EP_BARRIER_SECTION, 0x318, 0x28, SHT_NOBITS, SHF_ALLOC | SHF_WRITE});  // 5 pairs
+    image = load(e);
+    for (unsigned n : {1u, 2u, 3u, 5u, 7u, 16u}) {
+        const EpiphanyPlan p = plan(n);
+        unsigned rounds = 0;
+        while ((1u << rounds) < n) ++rounds;
+        if (rounds == 0) rounds = 1;  // a run of one PE: one round, with itself
+        for (const EpiphanyPe& pe : p.pes) {
+            ASSERT_GE(pe.writes.size(), 2u);
+            const MeshWrite& w = pe.writes[pe.writes.size() - 2];
+            EXPECT_EQ(w.what, "barrier partners");
+            EXPECT_EQ(w.global, pe.base | 0x318u);
+            ASSERT_EQ(w.bytes.size(), 8u * (rounds + 1)) << n;
+            for (unsigned k = 0; k < rounds; ++k) {
+                const EpiphanyPe& to = p.pes[(pe.pe + (1u << k)) % n];
+                EXPECT_EQ(word_at(w.bytes, 2 * k), to.base | 0xf042cu) << n << " " << pe.pe << " " << k;
+                EXPECT_EQ(word_at(w.bytes, 2 * k + 1), to.base) << n << " " << pe.pe << " " << k;
+            }
+            EXPECT_EQ(word_at(w.bytes, 2 * rounds), 0u);
+            EXPECT_EQ(word_at(w.bytes, 2 * rounds + 1), 0u);
+            EXPECT_EQ(pe.writes.back().what, "boot block");
+        }
+    }
+    // 5 rounds (17 to 32 PEs, e64) and the zeros need 48 bytes: refused, with the sizes named
+    try {
+        plan(17, e64());
+        ADD_FAILURE() << "accepted";
+    } catch (const Failure& f) {
+        EXPECT_HAS(f.what(), "has room for 4 rounds; a run of 17 PEs needs 5");
+    }
+    EXPECT_NO_THROW(plan(16, e64()));
+}
+TEST_F(EpPlanTest, BarrierTableWhereItCanBe) {
+    for (uint64_t addr : {0x31cull, 0x80ull, 0x7ff8ull, 0x8000ull}) {
+        TestElf e = epiphany_elf();
+        e.sections.push_back({SHMEM_EP_BARRIER_SECTION, addr, 0x28, SHT_NOBITS, SHF_ALLOC | SHF_WRITE});
+        e.segments[0].memsz = 0x1000;
+        try {
+            image = load(e);
+        } catch (const Failure&) {
+            continue;  // refused by the image's own checks already (the boot block's hole, the 32 KB)
+        }
+        try {
+            plan(2);
+            ADD_FAILURE() << "accepted at " << addr;
+        } catch (const Failure& f) {
+            EXPECT_HAS(f.what(), "must be 8-byte aligned core-local memory after the boot block");
+        }
+    }
+}
+TEST_F(EpPlanTest, NoSectionHeadersRefused) {
+    TestElf e = epiphany_elf();
+    e.section_headers = false;
+    image = load(e);
+    try {
+        plan(2);
+        ADD_FAILURE() << "accepted";
+    } catch (const Failure& f) {
+        EXPECT_HAS(f.what(), "has no section headers; oshrun finds the barrier's partner table");
+    }
+}
+
 TEST_F(EpPlanTest, ArgumentsMustFit) {
     EXPECT_EQ(SHMEM_EP_ARGS_SIZE, 144u);
     EXPECT_NO_THROW(plan(1, e16(), {"p", std::string(141, 'x')}));  // 2 + 142 = 144 bytes

@@ -87,27 +87,26 @@ void finish(int status)
 namespace {
 uint32_t barrier_words[1 + barrier_rounds];  // the epoch, then a flag per round: one base address
 }  // namespace
+// Each round's partner, written by the loader (boot_block.h: SHMEM_EP_BARRIER_SECTION): (its ILATST, its global
+// base), then zero pairs (at least the last).
+extern "C" {
+[[gnu::section(".bss.shmem_barrier")]] alignas(8) uint32_t shmem_ep_barrier_to[2 * (barrier_rounds + 1)];
+}
+static_assert(reg::ilatst == SHMEM_EP_ILATST, "the loader's ILATST");
 extern "C" uint32_t shmem_wand[2];  // WAND barriers completed (the handler), begun (here): crt/epiphany/start.S
 
 // ends_observed (shmem_port.hpp): where the barrier's wait and the sweep's would sleep, a non-zero
 // shmemi_peer_ended sends them here, to finish the wait in the core (which returns once it is done, or reports it).
-// The assembly keeps what it needs across the call in callee-saved registers it names, and names every register a
-// call may clobber (GCC's Epiphany ABI: r0-r3, ip, r16-r27, r44-r63, lr).
+// The sweep keeps what it needs across the call in callee-saved registers it names; the barrier, code of its own,
+// keeps it on the stack.
 #if SHMEM_CHECKS
 #define SHMEM_EP_ENDS(text) text
 #define SHMEM_EP_ENDS_OPERANDS(fn) , [peer_ended] "i"(&shmemi_peer_ended), [ended] "i"(fn)
 #define SHMEM_EP_SWEEP_CLOBBERS "r40", "r41",
-#define SHMEM_EP_BARRIER_CLOBBERS
-#define SHMEM_EP_CALL_CLOBBERS                                                                                      \
-    "r4", "r5", "r6", "r7", "r8", "r9", "r19", "r20", "r21", "r22", "r23", "r24", "r25", "r26", "r27", "r44", "r45", \
-        "r46", "r47", "r48", "r49", "r50", "r51", "r52", "r53", "r54", "r55", "r56", "r57", "r58", "r59", "r60", "r61", \
-        "r62", "r63", "lr",
 #else
 #define SHMEM_EP_ENDS(text)
 #define SHMEM_EP_ENDS_OPERANDS(fn)
 #define SHMEM_EP_SWEEP_CLOBBERS
-#define SHMEM_EP_BARRIER_CLOBBERS "r19", "r20",
-#define SHMEM_EP_CALL_CLOBBERS
 #endif
 #if SHMEM_CHECKS
 namespace {
@@ -132,45 +131,53 @@ bool barrier_done(const void *w)
 // partner a few cycles away is found without the sleep and the check after it; one that takes longer costs the wait
 // these cycles and then sleeps as before. (A literal: the sweep's asm has no operand to spare.)
 #define SHMEM_EP_SPIN "64"
-void barrier_world(int kind)
+// The code is emitted into a section of its own by this function's asm (the function itself is never called): it
+// has entries of its own and returns by itself, which a function's inline asm may not (its `rts` would skip the
+// epilogue GCC may add). Entries: barrier_all (quiet, then kind 0), barrier_world(kind).
+#define SHMEM_EP_BARRIER_WORLD "__ZN5shmem4port13barrier_worldEi"
+#define SHMEM_EP_BARRIER_ALL "__ZN5shmem4port11barrier_allEv"
+[[gnu::used]] static void barrier_code()
 {
-    register int r0 __asm__("r0") = kind;
     __asm__ volatile(
+        ".pushsection .text.shmem_ep_barrier,\"ax\",@progbits\n\t"
+        ".balign 4\n\t"
+        ".global " SHMEM_EP_BARRIER_ALL "\n"
+        SHMEM_EP_BARRIER_ALL ":\n\t"
+        // quiet(): a DMA started since the last wait (dma_started) is waited for below; else r0 = 0, kind 0
+        "mov r0, %%low(%[dma])\n\t"
+        "ldr r0, [r0]\n\t"
+        "sub r0, r0, #0\n\t"
+        "bne 80f\n\t"
+        ".global " SHMEM_EP_BARRIER_WORLD "\n"
+        SHMEM_EP_BARRIER_WORLD ":\n\t"
         // the stack guard
         "mov r1, %%low(%[heap_end])\n\t"
         "ldr r1, [r1]\n\t"
         "sub r1, r1, %[guard]\n\t"
         "bne.l _shmem_stack_overflow\n\t"
-        "mov r16, %%low(%[global])\n\t"  // geometry.global: npes and pe before it
-        "ldr r12, [r16, %[npes]]\n\t"
-        "ldr r17, [r16, %[pe]]\n\t"
 #if SHMEM_BARRIER_AUTO
         "sub r1, r0, #0\n\t"  // the build's choice: WAND if the run has the whole chip
         "bne 0f\n\t"
-        "sub r1, r12, %[cores]\n\t"
+        "mov r1, %%low(%[npes])\n\t"
+        "ldr r1, [r1]\n\t"
+        "sub r1, r1, %[cores]\n\t"
         "beq 1f\n\t"
 #else
         "sub r1, r0, #1\n\t"
         "beq 1f\n\t"
 #endif
-        // dissemination: r0 = this round's flag, r1 = the epoch, r2 = d, r19 = ILATST, r20 = the user interrupt
+        // dissemination: r0 = this round's flag, r1 = the epoch, r2 = the next round's pair, r16/r17 = this round's
+        // (the partner's ILATST, its global base), r20 = the user interrupt
         "2: mov r0, %%low(%[words])\n\t"
         "ldr r1, [r0]\n\t"
         "add r1, r1, #1\n\t"
         "str r1, [r0], #1\n\t"
-        "mov r19, %%low(%[ilatst])\n\t"
-        "movt r19, %%high(%[ilatst])\n\t"
         "mov r20, %[user]\n\t"
-        "mov r2, #1\n\t"  // (a run of one PE: one round, with itself)
-        "3: add r3, r17, r2\n\t"  // (me + d) mod n, d < n or n = 1
-        "sub r18, r3, r12\n\t"
-        "movgte r3, r18\n\t"
-        "lsl r3, r3, #2\n\t"
-        "ldr r3, [r16, +r3]\n\t"  // the partner's global base
-        "orr r18, r0, r3\n\t"
-        "orr r3, r3, r19\n\t"
+        "mov r2, %%low(%[to])\n\t"
+        "ldrd r16, [r2], #1\n\t"
+        "3: orr r18, r0, r17\n\t"
         "str r1, [r18]\n\t"  // the flag, then the wake-up: back to back, to one destination, in order
-        "str r20, [r3]\n\t"
+        "str r20, [r16]\n\t"
         "mov r18, #" SHMEM_EP_SPIN "\n\t"
         // the wait: poll up to spin times; then sleep until an interrupt is latched, check again. The loop's way on
         // is the way without a taken branch (3 cycles each).
@@ -178,11 +185,11 @@ void barrier_world(int kind)
         "sub r3, r3, r1\n\t"
         "asr r3, r3, #31\n\t"
         "bne 51f\n\t"
-        "6: lsl r2, r2, #1\n\t"
+        "6: ldrd r16, [r2], #1\n\t"
         "add r0, r0, #4\n\t"
-        "sub r3, r2, r12\n\t"
-        "blt 3b\n\t"
-        "b 9f\n\t"
+        "sub r3, r16, #0\n\t"
+        "bne 3b\n\t"
+        "rts\n\t"
         "51: sub r18, r18, #1\n\t"
         "bgte 5b\n\t"
         SHMEM_EP_ENDS("mov r3, %%low(%[peer_ended])\n\t"
@@ -205,44 +212,45 @@ void barrier_world(int kind)
         "0: sub r1, r0, #1\n\t"
         "bne 2b\n\t"
 #endif
-        // WAND: r0 = the count, r1 = the count that completes this barrier; d = n, so the loop ends after one wait
+        // WAND: r0 = the count, r1 = the count that completes this barrier; r2 = the table's last pair (zeros), so
+        // the loop ends after one wait
         "1: mov r0, %%low(%[wand])\n\t"
         "ldr r1, [r0, #1]\n\t"
         "add r1, r1, #1\n\t"
         "str r1, [r0, #1]\n\t"
         "wand\n\t"
         "mov r18, #" SHMEM_EP_SPIN "\n\t"  // the count is the handler's, which interrupts the polls
-        "mov r2, r12\n\t"
+        "mov r2, %%low(%[to_end])\n\t"
         "b 5b\n\t"
+        // barrier_all's quiet: wait for the DMA (wait_dma(3)), then kind 0
+        "80: str lr, [sp], #-2\n\t"
+        "mov r0, #3\n\t"
+        "bl %[wait_dma]\n\t"
+        "ldr lr, [sp, #2]\n\t"
+        "add sp, sp, #8\n\t"
+        "mov r0, #0\n\t"
+        "b " SHMEM_EP_BARRIER_WORLD "\n\t"
         // a PE has ended: the core finishes the wait (flag r0, target r1), then on as if the check had passed
-        SHMEM_EP_ENDS("7: mov r4, r0\n\t"
-                      "mov r5, r1\n\t"
-                      "mov r6, r2\n\t"
-                      "mov r7, r12\n\t"
-                      "mov r8, r16\n\t"
-                      "mov r9, r17\n\t"
+        SHMEM_EP_ENDS("7: sub sp, sp, #24\n\t"
+                      "strd r0, [sp, #1]\n\t"
+                      "str r2, [sp, #4]\n\t"
+                      "str lr, [sp, #5]\n\t"
                       "mov r3, %%low(%[ended])\n\t"
                       "movt r3, %%high(%[ended])\n\t"
                       "jalr r3\n\t"
-                      "mov r0, r4\n\t"
-                      "mov r1, r5\n\t"
-                      "mov r2, r6\n\t"
-                      "mov r12, r7\n\t"
-                      "mov r16, r8\n\t"
-                      "mov r17, r9\n\t"
-                      "mov r19, %%low(%[ilatst])\n\t"
-                      "movt r19, %%high(%[ilatst])\n\t"
+                      "ldrd r0, [sp, #1]\n\t"
+                      "ldr r2, [sp, #4]\n\t"
+                      "ldr lr, [sp, #5]\n\t"
+                      "add sp, sp, #24\n\t"
                       "mov r20, %[user]\n\t"
                       "b 6b\n\t")
-        "9:"
-        : "+r"(r0)
-        : [heap_end] "i"(__heap_end), [guard] "i"(SHMEM_EP_STACK_GUARD), [global] "i"(geometry.global),
-          [npes] "i"((int(offsetof(Geometry, npes)) - int(offsetof(Geometry, global))) / 4),
-          [pe] "i"((int(offsetof(Geometry, pe)) - int(offsetof(Geometry, global))) / 4), [cores] "i"(chip_cores),
-          [wand] "i"(shmem_wand), [words] "i"(barrier_words),
-          [ilatst] "i"(reg::ilatst), [user] "i"(1u << irq::user), [masked] "i"(irq::masked)
-          SHMEM_EP_ENDS_OPERANDS(barrier_ended)
-        : SHMEM_EP_CALL_CLOBBERS SHMEM_EP_BARRIER_CLOBBERS "r1", "r2", "r3", "ip", "r16", "r17", "r18", "cc1", "memory");  // ip is r12
+        ".popsection"
+        :
+        : [dma] "i"(&dma_started), [heap_end] "i"(__heap_end), [guard] "i"(SHMEM_EP_STACK_GUARD),
+          [npes] "i"(&geometry.npes), [cores] "i"(chip_cores), [wand] "i"(shmem_wand), [words] "i"(barrier_words),
+          [to] "i"(shmem_ep_barrier_to), [to_end] "i"(&shmem_ep_barrier_to[2 * barrier_rounds]),
+          [user] "i"(1u << irq::user), [masked] "i"(irq::masked), [wait_dma] "i"(wait_dma)
+          SHMEM_EP_ENDS_OPERANDS(barrier_ended));
 }
 
 // ---- the collective engine's sweep -------------------------------------------------------------------------

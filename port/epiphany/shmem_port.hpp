@@ -265,11 +265,12 @@ inline void wait_notified(Done done)
 inline constexpr bool has_int_multiply = false;
 
 // The barrier of the whole run (own_barrier_world): the port's own, in assembly (port.cpp), since a core's budget
-// counts every byte and GCC's is 244 B to this one's 168. kind: 0 the build's choice (SHMEM_BARRIER;
-// with auto, WAND when the run has every core of the chip), 1 WAND, 2 dissemination (shmem/src/internal.hpp).
-// Both algorithms share one sleeping wait: the WAND interrupt handler (crt/epiphany/start.S) counts completed WAND
-// barriers in shmem_wand[0], and the barrier waits for that count as a dissemination round waits for its flag.
-// It checks the stack guard first.
+// counts every byte. kind: 0 the build's choice (SHMEM_BARRIER; with auto, WAND when the run has every core of the
+// chip), 1 WAND, 2 dissemination (shmem/src/internal.hpp). Both algorithms share one sleeping wait: the WAND
+// interrupt handler (crt/epiphany/start.S) counts completed WAND barriers in shmem_wand[0], and the barrier waits
+// for that count as a dissemination round waits for its flag. The dissemination rounds' partners are a table the
+// loader fills (boot_block.h). It checks the stack guard first. barrier_all is quiet() (this core's DMA) and kind 0
+// in the same code: shmem_barrier_all is a branch to it.
 inline constexpr bool own_barrier_world = true;
 // Rounds of a dissemination barrier or a tree over max_pes PEs: ceil(log2(max_pes)), at least 1.
 inline constexpr int barrier_rounds = max_pes > 1 ? 32 - __builtin_clz(uint32_t(max_pes - 1)) : 1;

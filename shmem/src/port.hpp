@@ -108,8 +108,10 @@ void hw_barrier();
 
 // own_barrier_world: barrier_world(kind) is the barrier of every PE (kind 0: the build's SHMEM_BARRIER, with auto
 // the hardware barrier where hw_barrier_usable(); 1: the hardware barrier; 2: dissemination), the port's own where
-// a core's budget counts every byte (Epiphany: assembly). It checks the stack first (check_stack).
+// a core's budget counts every byte (Epiphany: assembly). It checks the stack first (check_stack). barrier_all():
+// quiet(), then barrier_world(0), as one (shmem_barrier_all's, where the build's barrier is not the hardware one).
 void barrier_world(int kind);
+void barrier_all();
 
 // own_sweep: sweep(group, root, args) is the collective engine's binomial-tree sweep (shmem/src/coll_sweep.cpp:
 // up the tree and down, with a reduction's chunks and combine calls), reading the core's Group and Sweep at the

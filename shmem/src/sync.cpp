@@ -208,6 +208,8 @@ void shmem_pe_quiet(const int *target_pes, size_t npes)
 void shmem_barrier_all(void)
 {
     check_init("shmem_barrier_all");
+    if constexpr (port::own_barrier_world && !(port::has_hw_barrier && SHMEM_BARRIER_WAND))
+        return port::barrier_all();
     // The hardware barrier of a port whose barrier begins with a full fence (linux on x86-64: a locked add) completes
     // this PE's puts itself; elsewhere quiet does.
     if constexpr (!(port::has_hw_barrier && SHMEM_BARRIER_WAND && port::hw_barrier_fences)) port::quiet();

@@ -48,7 +48,8 @@ struct EpiphanyPe {
     uint32_t base;        // coreid << 20: local address 0 of this core
     uint32_t boot_block;  // base | SHMEM_EP_BOOT_BLOCK_ADDR
     uint32_t mailbox;     // this PE's struct shmem_ep_mailbox in external DRAM
-    std::vector<MeshWrite> writes;  // the image's core-local bytes (around the boot block hole), then the boot block
+    std::vector<MeshWrite> writes;  // the image's core-local bytes (around the boot block hole), the barrier's
+                                    // partner table where the image has one, then the boot block
     uint64_t bytes() const;         // written into this core
 };
 
@@ -64,8 +65,9 @@ struct EpiphanyPlan {
 };
 
 // The placement plan, a pure function of its inputs (req.npes, req.argv; argv[0] is the program as given).
-// Throws Failure (status 2) if npes is not 1..cores of the chip, the arguments do not fit in the boot block, or
-// the mailboxes do not fit in external DRAM or overlap the image's segments there.
+// Throws Failure (status 2) if npes is not 1..cores of the chip, the arguments do not fit in the boot block, the
+// mailboxes do not fit in external DRAM or overlap the image's segments there, the image has no section headers
+// (the barrier's table is found by its section), or its barrier table has no room for this run's rounds.
 EpiphanyPlan plan_epiphany(const Target& t, const Image& img, const Request& req,
                            uint32_t mailbox = kEpDefaultMailbox);
 
@@ -73,6 +75,10 @@ EpiphanyPlan plan_epiphany(const Target& t, const Image& img, const Request& req
 // argv does not fit in its SHMEM_EP_ARGS_SIZE bytes of strings.
 std::vector<uint8_t> make_epiphany_boot_block(const EpiphanyPlan& plan, unsigned pe,
                                               const std::vector<std::string>& argv);
+
+// The barrier's partner table of one PE (boot_block.h, SHMEM_EP_BARRIER_SECTION): each round's pair, then a pair of
+// zeros; table_bytes is the section's size. Throws Failure if the rounds and the zeros do not fit.
+std::vector<uint8_t> make_epiphany_barrier_table(const EpiphanyPlan& plan, unsigned pe, uint64_t table_bytes);
 
 // What --dry-run prints: the workgroup, one line per PE, the mailboxes, the shared writes.
 std::string epiphany_plan_text(const Target& t, const EpiphanyPlan& plan, const Image& img);

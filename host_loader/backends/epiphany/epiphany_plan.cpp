@@ -77,6 +77,28 @@ std::vector<uint8_t> make_epiphany_boot_block(const EpiphanyPlan& plan, unsigned
     return bytes;
 }
 
+std::vector<uint8_t> make_epiphany_barrier_table(const EpiphanyPlan& plan, unsigned pe, uint64_t table_bytes) {
+    std::vector<uint32_t> words;
+    unsigned d = 1;
+    do {  // rounds while d < npes, at least one
+        const EpiphanyPe& to = plan.pes.at((pe + d) % plan.npes);
+        words.push_back(to.base | SHMEM_EP_ILATST);
+        words.push_back(to.base);
+        d <<= 1;
+    } while (d < plan.npes);
+    words.push_back(0);
+    words.push_back(0);
+    if (words.size() * 4 > table_bytes)
+        throw Failure("the image's barrier table (section " SHMEM_EP_BARRIER_SECTION ", " + std::to_string(table_bytes) +
+                      " bytes) has room for " + std::to_string(table_bytes / 8 == 0 ? 0 : table_bytes / 8 - 1) +
+                      " rounds; a run of " + std::to_string(plan.npes) + " PEs needs " +
+                      std::to_string(words.size() / 2 - 1) + ": was it built for a smaller chip?");
+    std::vector<uint8_t> bytes(words.size() * 4);
+    for (size_t i = 0; i < words.size(); ++i)
+        for (unsigned b = 0; b < 4; ++b) bytes[i * 4 + b] = uint8_t(words[i] >> (8 * b));  // little-endian
+    return bytes;
+}
+
 EpiphanyPlan plan_epiphany(const Target& t, const Image& img, const Request& req, uint32_t mailbox) {
     const unsigned npes = req.npes;
     const std::vector<std::string>& argv = req.argv;
@@ -105,6 +127,19 @@ EpiphanyPlan plan_epiphany(const Target& t, const Image& img, const Request& req
             throw Failure(img.path + ": PT_LOAD segment " + span(s.vaddr, s.vaddr + s.memsz) +
                           " in external DRAM overlaps the console mailboxes " + span(mailbox, mb_end));
 
+    // The barrier's partner table (boot_block.h): found by its section, which strip keeps; an image without
+    // section headers could not say whether it has one.
+    if (img.sections.empty())
+        throw Failure(img.path + ": the image has no section headers; oshrun finds the barrier's partner table (section " +
+                      SHMEM_EP_BARRIER_SECTION + ") by them: keep them (strip does)");
+    const Section* barrier = nullptr;
+    for (const Section& s : img.sections)
+        if (s.name == SHMEM_EP_BARRIER_SECTION) barrier = &s;
+    if (barrier != nullptr && (barrier->addr % 8 != 0 || barrier->addr < kHoleHigh || barrier->addr >= kLocalSize ||
+                               barrier->size > kLocalSize - barrier->addr))
+        throw Failure(img.path + ": section " SHMEM_EP_BARRIER_SECTION " (" + span(barrier->addr, barrier->addr + barrier->size) +
+                      ") must be 8-byte aligned core-local memory after the boot block (" + span(kHoleHigh, kLocalSize) + ")");
+
     for (unsigned k = 0; k < npes; ++k) {
         EpiphanyPe pe;
         pe.pe = k;
@@ -122,8 +157,14 @@ EpiphanyPlan plan_epiphany(const Target& t, const Image& img, const Request& req
             if (end > kHoleHigh)
                 pe.writes.push_back(segment_part(s, std::max(s.vaddr, kHoleHigh), end, pe.base, "image"));
         }
-        pe.writes.push_back({pe.boot_block, make_epiphany_boot_block(plan, k, argv), 0, "boot block"});
         plan.pes.push_back(std::move(pe));
+    }
+    // After every PE's place is known (a table names the others), before each boot block (the last write).
+    for (EpiphanyPe& pe : plan.pes) {
+        if (barrier != nullptr)
+            pe.writes.push_back({pe.base | uint32_t(barrier->addr), make_epiphany_barrier_table(plan, pe.pe, barrier->size),
+                                 0, "barrier partners"});
+        pe.writes.push_back({pe.boot_block, make_epiphany_boot_block(plan, pe.pe, argv), 0, "boot block"});
     }
     for (const Segment& s : img.segments)
         if (s.vaddr >= kLocalSize)
