@@ -424,6 +424,16 @@ TEST_F(EpPlanTest, BarrierPartners) {
             EXPECT_EQ(word_at(w.bytes, 2 * rounds), 0u);
             EXPECT_EQ(word_at(w.bytes, 2 * rounds + 1), 0u);
             EXPECT_EQ(pe.writes.back().what, "boot block");
+            // the image's zeros around it, not under it: no two writes overlap, and the core's bytes add up
+            uint64_t covered = 0;
+            for (size_t i = 0; i < pe.writes.size(); ++i) {
+                covered += pe.writes[i].size();
+                for (size_t j = 0; j < i; ++j)
+                    EXPECT_TRUE(pe.writes[i].global >= pe.writes[j].global + pe.writes[j].size() ||
+                                pe.writes[j].global >= pe.writes[i].global + pe.writes[i].size())
+                        << pe.writes[i].what << " over " << pe.writes[j].what;
+            }
+            EXPECT_EQ(covered, 0x40u + 0xf00u + 0xc0u);  // the image less the hole, and the boot block
         }
     }
     // 5 rounds (17 to 32 PEs, e64) and the zeros need 48 bytes: refused, with the sizes named

@@ -31,6 +31,35 @@ MeshWrite segment_part(const Segment& s, uint64_t lo, uint64_t hi, uint64_t base
     return w;
 }
 
+// The part [lo, hi) of w (global addresses inside it).
+MeshWrite part(const MeshWrite& w, uint64_t lo, uint64_t hi) {
+    MeshWrite p;
+    p.global = uint32_t(lo);
+    const uint64_t a = lo - w.global, b = hi - w.global, n = w.bytes.size();
+    if (a < n) p.bytes.assign(w.bytes.begin() + long(a), w.bytes.begin() + long(std::min(b, n)));
+    p.zeros = uint32_t(b - std::max(a, std::min(b, n)));
+    p.what = w.what;
+    return p;
+}
+
+// w on top of writes: what of them w covers is cut out, so that no two writes of a core overlap (a backend may
+// apply them in any order: esim makes each one a segment of the core's ELF) and a core's bytes add up.
+void overlay(std::vector<MeshWrite>& writes, MeshWrite w) {
+    std::vector<MeshWrite> out;
+    const uint64_t lo = w.global, hi = lo + w.size();
+    for (const MeshWrite& x : writes) {
+        const uint64_t xlo = x.global, xhi = xlo + x.size();
+        if (xhi <= lo || xlo >= hi) {
+            out.push_back(x);
+            continue;
+        }
+        if (xlo < lo) out.push_back(part(x, xlo, lo));
+        if (xhi > hi) out.push_back(part(x, hi, xhi));
+    }
+    out.push_back(std::move(w));
+    writes = std::move(out);
+}
+
 }  // namespace
 
 uint64_t EpiphanyPe::bytes() const {
@@ -162,8 +191,8 @@ EpiphanyPlan plan_epiphany(const Target& t, const Image& img, const Request& req
     // After every PE's place is known (a table names the others), before each boot block (the last write).
     for (EpiphanyPe& pe : plan.pes) {
         if (barrier != nullptr)
-            pe.writes.push_back({pe.base | uint32_t(barrier->addr), make_epiphany_barrier_table(plan, pe.pe, barrier->size),
-                                 0, "barrier partners"});
+            overlay(pe.writes, {pe.base | uint32_t(barrier->addr), make_epiphany_barrier_table(plan, pe.pe, barrier->size),
+                                0, "barrier partners"});
         pe.writes.push_back({pe.boot_block, make_epiphany_boot_block(plan, pe.pe, argv), 0, "boot block"});
     }
     for (const Segment& s : img.segments)
