@@ -76,7 +76,9 @@ void finish(int status)
 //
 // Dissemination (shmem/src/sync.cpp has the same algorithm in C++ for the other ports): in round k, PE i writes
 // its epoch into flag[k] of PE (i + 2^k) mod n, wakes it (ILATST, after the flag: one destination, in order) and
-// sleeps until its own flag[k] reaches the epoch; ceil(log2 n) rounds. A partner is at most one barrier ahead, so
+// sleeps until its own flag[k] reaches the epoch; ceil(log2 n) rounds. The partners are the loader's table
+// (boot_block.h): a round loads its partner's ILATST and base as one pair, and a pair of zeros ends the rounds, so
+// the code has neither the partner's arithmetic nor a count of rounds. A partner is at most one barrier ahead, so
 // the signed difference flag - epoch >= 0 is exact, across the wrap too. WAND is one round of the same loop: the
 // arrival (count it, execute WAND) instead of the store, the count of completed WAND barriers (the interrupt
 // handler's, crt/epiphany/start.S) instead of the flag.
