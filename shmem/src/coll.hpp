@@ -209,12 +209,18 @@ inline choose_t<Table, const Group &, Group> team_group(const shmem_team_s *team
 // The port's copies, through its inline small-copy path first where it has one (has_copy_inline), else one aligned
 // double word inline (a long's fcollect, an 8-byte broadcast): the collectives' messages are mostly a few words,
 // and the copy loop's call and set-up cost more than they do (Epiphany: some 20 cycles for 8 bytes).
+// (word64 and whole_words serve the engine's runs of words too: put_run, get_run.)
+typedef uint64_t __attribute__((may_alias)) word64;
+// Whether to, from and m are whole 8-byte words (Words: the caller knows they are).
+template <bool Words = false>
+[[gnu::always_inline]] inline bool whole_words(const void *to, const void *from, size_t m)
+{
+    return Words || ((reinterpret_cast<uintptr_t>(to) | reinterpret_cast<uintptr_t>(from) | m) & 7) == 0;
+}
 [[gnu::always_inline]] inline bool one_word(void *dst, const void *src, size_t bytes)
 {
-    typedef uint64_t __attribute__((may_alias)) word;
-    if (bytes != sizeof(word) || ((reinterpret_cast<uintptr_t>(dst) | reinterpret_cast<uintptr_t>(src)) & 7) != 0)
-        return false;
-    *static_cast<word *>(dst) = *static_cast<const word *>(src);
+    if (bytes != sizeof(word64) || !whole_words(dst, src, bytes)) return false;
+    *static_cast<word64 *>(dst) = *static_cast<const word64 *>(src);
     return true;
 }
 [[gnu::always_inline]] inline void put_small(void *dst_remote, const void *src, size_t bytes)

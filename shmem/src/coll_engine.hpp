@@ -136,15 +136,9 @@ template <class F>
 // multiple of 8). Whole aligned words are loaded once and stored at every rank, four at a time: 1.5 instructions a
 // word a rank, where the copy loop takes some 2 (a load and a store) and its set-up 25 a rank.
 template <bool Words = false>
-[[gnu::always_inline]] inline bool whole_words(const void *to, const void *from, size_t m)
-{
-    return Words || ((reinterpret_cast<uintptr_t>(to) | reinterpret_cast<uintptr_t>(from) | m) & 7) == 0;
-}
-template <bool Words = false>
 [[gnu::always_inline]] inline void put_run(unsigned char *to, uintptr_t step, int ranks, const void *from, size_t m)
 {
-    typedef uint64_t __attribute__((may_alias)) word;
-    static_assert(sizeof(word) == 8, "whole_words tests 8-byte words");
+    using word = word64;
     const auto *src = static_cast<const word *>(from);
     if (whole_words<Words>(to, from, m)) {
         const uintptr_t span = uintptr_t(ranks) * step;
@@ -172,8 +166,8 @@ template <bool Words = false>
 [[gnu::always_inline]] inline void get_run(unsigned char *to, const unsigned char *from, uintptr_t from_step,
                                            int ranks, size_t m)
 {
-    typedef uint64_t __attribute__((may_alias)) word;
-    if (m == sizeof(word) && ((reinterpret_cast<uintptr_t>(to) | reinterpret_cast<uintptr_t>(from)) & (m - 1)) == 0) {
+    using word = word64;
+    if (m == sizeof(word) && whole_words(to, from, m)) {
         for (unsigned char *end = to + uintptr_t(ranks) * m; to != end; to += m, from += from_step)
             *reinterpret_cast<word *>(to) = *reinterpret_cast<const word *>(from);
         return;
