@@ -135,11 +135,12 @@ const Slot *slot_of(int pe)
     return static_cast<const Slot *>(bytes);
 }
 
-// Everything the worker has to do now (the progress of UCX until it reports nothing done).
-void drain()
+// Everything the worker has to do now (the progress of UCX until it reports nothing done); whether it did any.
+bool drain()
 {
-    while (ucx.ucp_worker_progress(net.worker) != 0) {
-    }
+    bool worked = false;
+    while (ucx.ucp_worker_progress(net.worker) != 0) worked = true;
+    return worked;
 }
 
 // This PE's own thread progresses the worker: the progress thread need not look for this period.
@@ -149,7 +150,10 @@ void mark_progressed() { __atomic_store_n(&net.waits, net.waits + 1, __ATOMIC_RE
 // wake-up from poll() costs about as much as the round trip it waits for; Open MPI's and Sandia's waiters look for
 // ever); then net_yield_looks looks with the CPU yielded between them (with more PEs than CPUs, the peer that will
 // answer may be waiting for this CPU; Open MPI's waiters yield likewise); then it sleeps in poll() on the worker's
-// events, which the network's arrivals raise, looking once per wake-up or millisecond. The phases are
+// events, which the network's arrivals raise, looking once per wake-up or millisecond. A look that found work
+// (another PE's put, get or AMO on this PE's memory, over a transport that emulates them: the PE is serving a
+// stream of them) starts the phase it is in again, and a sleeping PE's the yielding one: a PE that answers
+// requests keeps answering them at a look's cost, not a wake-up's, for as long as they come. The phases are
 // counted in looks, not time, so that end_grace_polls (shmem_port.hpp), which counts looks, is about a second of
 // sleep after them. A PE of this node that writes and then finds `sleeping` at sleeps_in_poll (wake_if_sleeping)
 // rings this PE's doorbell through the network (net_wake), which raises them too; the millisecond of poll's
@@ -162,8 +166,9 @@ void progress_until(Done done)
     __atomic_store_n(&net.waiting, 1u, __ATOMIC_RELAXED);
     mark_progressed();
     for (unsigned i = 0;; ++i) {
-        drain();
+        const bool worked = drain();
         if (done()) break;
+        if (worked) i = i < busy ? 0 : busy;
         if (i < busy) continue;
         if (i < busy + net_yield_looks) {
             sched_yield();
