@@ -647,6 +647,21 @@ uint32_t leader_round[32];  // symmetric: this leader's flag of each round, whic
 }
 }  // namespace
 
+// The first PE of pe's node: this PE's node's without the table; another's, the last node's first PE at or below
+// pe (the table is in PE order).
+int node_first(int pe)
+{
+    if (reachable(pe)) return geometry.node_first;
+    if (__builtin_expect(leaders.pe == nullptr, 0)) find_leaders();
+    int lo = 0, hi = leaders.count - 1;
+    while (lo < hi) {
+        const int mid = (lo + hi + 1) / 2;
+        if (leaders.pe[mid] <= pe) lo = mid;
+        else hi = mid - 1;
+    }
+    return leaders.pe[lo];
+}
+
 void net_leaders_barrier()
 {
     if (__builtin_expect(leaders.pe == nullptr, 0)) find_leaders();
@@ -742,6 +757,7 @@ void net_progress_now() {}
 void net_wake(int) {}
 void net_stop() {}
 void net_leaders_barrier() { __builtin_trap(); }
+int node_first(int) { __builtin_trap(); }
 void net_wait(bool (*)(void *), void *) { __builtin_trap(); }
 
 }  // namespace shmem::port

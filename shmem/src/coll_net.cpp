@@ -54,10 +54,22 @@ constexpr uint32_t ring_flags = 4;
 // all-gather has fewer rounds, has no room for the ring.)
 static_assert(!port::has_network || flag_data + int(ring_flags) <= flag_publish,
               "the ring's flags are the all-gather's rounds' (unused here)");
+// A barrier of a group with two or more ranks on some node is hierarchical (net_barrier): each node's ranks (a
+// contiguous range of ranks, since a node's PEs are a contiguous range of PEs and ranks follow PE order) arrive at
+// its lowest, the node's leader; the leaders run the dissemination among themselves; each leader releases its
+// node's ranks. Its plan: this rank's node's ranks, and a leader's partner in each round.
+struct Hier {
+    int lo, hi;         // this rank's node's ranks in the group; lo is their leader
+    int rounds;         // the leaders' dissemination rounds (ceil(log2 leaders))
+    int partner[32];    // a leader's partner in round k: the leader (index + 2^k) mod leaders, as a rank
+    bool hierarchical;  // some node holds two or more ranks (the same answer on every rank: node_first is global)
+    bool planned;       // the plan is made (a team's is zero until its first barrier)
+};
 struct TeamSeq {
     uint32_t entered;  // data collectives this PE has entered
     uint32_t synced;   // see above
     uint32_t reduces;  // small all-reduces this PE has entered
+    Hier hier;         // the barrier's plan (made at the team's first barrier)
 };
 TeamSeq team_seq[max_teams];
 
@@ -96,11 +108,13 @@ void raise(const Group &g, int j, int f, void *local = nullptr, const void *from
     }
 }
 
-// Waits for this PE's count at flag index f to reach v, and takes v from it.
+// Waits for this PE's count at flag index f to reach v, and takes v from it. A PE of the group that ended (one of
+// this PE's node: the others' ends are not announced here) makes the wait a report, as in a run on one node.
 void take(const Group &g, int f, long v)
 {
     long *const flag = &g.flags[f];
-    port::wait_until([flag, v] { return __atomic_load_n(flag, __ATOMIC_ACQUIRE) >= v; });
+    library_wait_until([&g] { return PeSet{g.start, g.stride, g.size}; },
+                       [flag, v] { return __atomic_load_n(flag, __ATOMIC_ACQUIRE) >= v; });
     __atomic_fetch_sub(flag, v, __ATOMIC_RELAXED);
 }
 
@@ -131,19 +145,79 @@ void read_rank(const Group &g, int j, void *to, const void *local, size_t m)
 
 }  // namespace
 
+// The barrier's plan for group g (Hier): O(n) looks at node_first, made once for a team, at every barrier of an
+// active set.
+void plan_barrier(const Group &g, Hier &h)
+{
+    const int n = g.size, r = g.rank;
+    h.lo = h.hi = r;
+    while (h.lo > 0 && port::reachable(g.world(h.lo - 1))) --h.lo;
+    while (h.hi + 1 < n && port::reachable(g.world(h.hi + 1))) ++h.hi;
+    // The leaders: rank 0 and every rank whose node is not the one of the rank before it.
+    int leaders = 0, index = 0;
+    for (int j = 0, prev = -1; j < n; ++j) {
+        const int first = port::node_first(g.world(j));
+        if (first == prev) continue;
+        prev = first;
+        if (j == h.lo) index = leaders;
+        ++leaders;
+    }
+    h.hierarchical = leaders < n;
+    h.planned = true;
+    h.rounds = 0;
+    while ((1 << h.rounds) < leaders) ++h.rounds;
+    if (!h.hierarchical || h.lo != r) return;
+    for (int j = 0, prev = -1, i = 0; j < n; ++j) {  // the partners: the leaders (index + 2^k) mod leaders
+        const int first = port::node_first(g.world(j));
+        if (first == prev) continue;
+        prev = first;
+        for (int k = 0; k < h.rounds; ++k)
+            if ((index + (1 << k)) % leaders == i) h.partner[k] = j;
+        ++i;
+    }
+}
+
+// The hierarchical barrier: flag_release counts the node's arrivals at its leader and is a rank's release from its
+// leader (a leader is never released, the others never counted at); the leaders' rounds are the dissemination's
+// flags, which a partner at most one barrier ahead may have raised already (as below). A rank raises its arrival
+// for the next barrier only after its release from this one, which its leader sends only after it took this one's
+// arrivals: the counts never mix.
+void hier_barrier(const Group &g, const Hier &h)
+{
+    if (g.rank != h.lo) {
+        raise(g, h.lo, flag_release);
+        take(g, flag_release, 1);
+        return;
+    }
+    if (h.hi != h.lo) take(g, flag_release, h.hi - h.lo);
+    for (int k = 0; k < h.rounds; ++k) {
+        raise(g, h.partner[k], flag_tree + k);
+        take(g, flag_tree + k, 1);
+    }
+    for (int j = h.lo + 1; j <= h.hi; ++j) raise(g, j, flag_release);
+}
+
 void net_barrier(const Group &g)
 {
     port::quiet();  // this PE's puts (the network's too) are in place before any rank leaves the barrier
+    TeamSeq *const q = seq_of(g);
     if (whole_machine(g.start, g.stride, g.size)) {
         barrier_world(barrier_hardware);  // the port's, by node
     } else {
-        const int n = g.size, r = g.rank;
-        for (int k = 0, d = 1; d < n; ++k, d <<= 1) {
-            raise(g, r + d < n ? r + d : r + d - n, flag_tree + k);
-            take(g, flag_tree + k, 1);
+        Hier own;
+        Hier &h = q != nullptr ? q->hier : own;
+        if (q == nullptr || !h.planned) plan_barrier(g, h);
+        if (h.hierarchical) {
+            hier_barrier(g, h);
+        } else {
+            const int n = g.size, r = g.rank;
+            for (int k = 0, d = 1; d < n; ++k, d <<= 1) {
+                raise(g, r + d < n ? r + d : r + d - n, flag_tree + k);
+                take(g, flag_tree + k, 1);
+            }
         }
     }
-    if (TeamSeq *const q = seq_of(g)) q->synced = q->entered;  // every rank is here: done with all before
+    if (q != nullptr) q->synced = q->entered;  // every rank is here: done with all before
 }
 
 void net_team_created(int slot) { team_seq[slot] = TeamSeq{}; }

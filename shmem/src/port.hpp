@@ -185,9 +185,12 @@ enum class AmoOp { fetch, set, swap, cswap, add, and_, or_, xor_ };
 //    that emulates RMA in software) without waiting; nothing where the run has no PE beyond reach. The core calls
 //    it where a routine looks at this PE's memory without waiting (shmem_test and its array forms,
 //    shmem_signal_fetch, the channels' receives), so that a loop of them moves the network along.
+//  - node_first(pe): the first PE of pe's node, the contiguous range of PEs that reach each other by remote_ptr
+//    (for this PE's node, the lowest PE that reachable() accepts); every PE gets the same answer for the same pe.
 // The others' puts into this PE's memory may need this PE to move them (a network that emulates RMA in software):
 // the port's waits progress the network, and with has_network a wait's done() may be true without any notify.
 bool reachable(int pe);
+int node_first(int pe);
 void net_put(int pe, void *dest, const void *source, size_t n);
 void net_put_signal(int pe, void *dest, const void *source, size_t n, void *flag, unsigned flag_bytes, bool add,
                     uint64_t v);
