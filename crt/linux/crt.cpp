@@ -301,10 +301,15 @@ void setup(int, char **, char **envp)
         const uintptr_t brk_now = reinterpret_cast<uintptr_t>(sbrk(0));
         const uintptr_t after = g.static_lo + static_len;
         // The places tried: whole GiBs; with 32-bit addresses, 64 MiB steps (the view of every PE's memory, N times
-        // the distance from the static data to the heap's end, must fit in 4 GiB).
+        // the distance from the static data to the heap's end, must fit in 4 GiB). Where the brk heap follows the
+        // static data, the first is past the window its start is drawn from (Linux randomizes it up to 1 GiB past
+        // the executable's end for a 64-bit process, x86-64's and arm64's arch_randomize_brk, 32 MiB for a 32-bit
+        // one) and what it holds at start-up: a place in the window is free in the PE that chooses it, and may be
+        // inside another PE's brk heap (under mpirun, where every PE is its own exec, this failed now and then).
         constexpr unsigned step_shift = sizeof(void *) == 4 ? 26 : 30;
+        constexpr uint64_t past_brk_window = sizeof(void *) == 4 ? 1 : 2;
         bool placed = false;
-        for (uint64_t k = (brk_now > after ? 1 : 0); k <= 16 && !placed; ++k) {
+        for (uint64_t k = (brk_now > after ? past_brk_window : 0); k <= 16 && !placed; ++k) {
             heap_offset = static_len + (k << step_shift);
             placed = map_heap(uintptr_t(g.static_lo + heap_offset));
         }
