@@ -89,6 +89,9 @@ struct Net {
     ucp_mem_h memh[regions];
     int efd;  // the worker's event file descriptor (UCP_FEATURE_WAKEUP)
     bool unflushed;  // a put or a posted AMO since the last flush: quiet() flushes only then (a flush is a round trip)
+    uint32_t gets;   // net_get_nbi's gets in flight (their callbacks count down, on whichever thread progresses)
+    ucs_status_t get_status;  // the first of them that failed, and its PE
+    int get_failed_pe;
     uintptr_t lo[regions], len[regions];  // this PE's regions
     const unsigned char *board;  // oshrun's start-up board; null: the launcher's PMIx server has the slots
     Peer *peers;  // npes entries, filled in on first use
@@ -538,6 +541,42 @@ void net_put_signal(int pe, void *dest, const void *source, size_t n, void *flag
 }
 void net_get(void *dest, int pe, const void *source, size_t n) { transfer<false>(pe, source, dest, n); }
 
+namespace {
+void get_done(void *request, ucs_status_t st, void *pe)
+{
+    if (st != UCS_OK && net.get_status == UCS_OK) {
+        net.get_failed_pe = int(reinterpret_cast<intptr_t>(pe));
+        net.get_status = st;
+    }
+    __atomic_sub_fetch(&net.gets, 1u, __ATOMIC_RELEASE);
+    ucx.ucp_request_free(request);
+}
+}  // namespace
+
+// A get whose request is left in flight, counted; net_get_wait (and quiet, through net_flush) waits for them all.
+void net_get_nbi(void *dest, int pe, const void *source, size_t n)
+{
+    if (n == 0) return;
+    ucp_rkey_h rkey;
+    const uint64_t at = remote_address(source, pe, &rkey);
+    ucp_request_param_t rp{};
+    rp.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA;
+    rp.cb.send = get_done;
+    rp.user_data = reinterpret_cast<void *>(intptr_t(pe));
+    __atomic_add_fetch(&net.gets, 1u, __ATOMIC_RELAXED);  // (before: the callback may run before the call returns)
+    const ucs_status_ptr_t r = ucx.ucp_get_nbx(peer(pe).ep, dest, n, at, rkey, &rp);
+    if (r != nullptr && !UCS_PTR_IS_ERR(r)) return;
+    __atomic_sub_fetch(&net.gets, 1u, __ATOMIC_RELAXED);  // complete at once (no callback), or refused
+    if (UCS_PTR_IS_ERR(r)) op_failed("a get from", pe, UCS_PTR_STATUS(r));
+}
+
+void net_get_wait()
+{
+    if (__atomic_load_n(&net.gets, __ATOMIC_ACQUIRE) == 0) return;
+    progress_until([] { return __atomic_load_n(&net.gets, __ATOMIC_ACQUIRE) == 0; });
+    if (net.get_status != UCS_OK) op_failed("a get from", net.get_failed_pe, net.get_status);
+}
+
 uint64_t net_amo(AmoOp op, int pe, void *word, unsigned bytes, uint64_t v, uint64_t cond)
 {
     ucp_rkey_h rkey;
@@ -701,6 +740,7 @@ void net_stop()
 
 void net_flush()
 {
+    net_get_wait();
     if (!net.unflushed) return;
     net.unflushed = false;
     ucp_request_param_t rp{};
@@ -748,6 +788,8 @@ void net_start(int)
 // Never called: net_start ended every run that spans nodes.
 void net_put(int, void *, const void *, size_t) { __builtin_trap(); }
 void net_get(void *, int, const void *, size_t) { __builtin_trap(); }
+void net_get_nbi(void *, int, const void *, size_t) { __builtin_trap(); }
+void net_get_wait() {}
 uint64_t net_amo(AmoOp, int, void *, unsigned, uint64_t, uint64_t) { __builtin_trap(); }
 void net_post(AmoOp, int, void *, unsigned, uint64_t) { __builtin_trap(); }
 void net_put_signal(int, void *, const void *, size_t, void *, unsigned, bool, uint64_t) { __builtin_trap(); }

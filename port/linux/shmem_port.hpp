@@ -80,7 +80,7 @@ inline constexpr bool has_network = true;
 inline bool reachable(int pe) { return unsigned(pe - geometry.node_first) < unsigned(geometry.node_npes); }
 inline bool atomics_by_network() { return geometry.net_atomics; }
 void net_start(int board_fd);                          // crt/linux: the exchange of addresses and keys
-void net_flush();                                      // every put of this PE is in place at its target
+void net_flush();                                      // every put of this PE is in place at its target, every get_nbi here
 void net_progress_now();                               // net_progress of a run across nodes
 inline void net_progress()
 {

@@ -32,8 +32,8 @@ namespace shmem::detail {
 
 namespace {
 
-// The large reductions' chunk (net_sweep): two of them on the stack.
-constexpr size_t read_chunk = 16384;
+// The large reductions' buffer (reduce_block, on its stack): a piece of every rank's contribution at once.
+constexpr size_t read_buffer = 65536;
 
 // A team's collectives across the network that carry data (broadcasts, all-gathers, all-reduces: "data
 // collectives"), numbered 1, 2, ... on every member alike, count their signals at a flag of ring_flags by their
@@ -134,13 +134,36 @@ void exchange(const Group &g, int f, void *local, const void *from, size_t n, Th
     take(g, f, expect);
 }
 
-// Rank j's m bytes at `local` (a symmetric object) into `to`: this PE's own by a local copy.
+// Rank j's m bytes at `local` (a symmetric object) into `to`: this PE's own by a local copy, a PE of its node's
+// by loads, another node's by a get left in flight (network_get_wait completes it).
 void read_rank(const Group &g, int j, void *to, const void *local, size_t m)
 {
+    const int pe = g.world(j);
     if (j == g.rank)
         copy_local(to, local, m);
+    else if (by_network(pe))
+        network_get_nbi(to, pe, local, m);
     else
-        get_from(to, g.world(j), local, m);
+        port::get_bytes(to, port::remote_ptr(local, pe), m);
+}
+
+// The reduce-scatter's part of one rank (net_sweep): its block, bytes [at, at + m) of the elements, from every
+// rank's contribution into this rank's dest, combined in rank order. A round reads a piece of every rank's at once
+// (the gets of all the other nodes' in flight together, one wait), then combines them.
+[[gnu::noinline]] void reduce_block(const Group &g, unsigned char *dest, const unsigned char *contribution, size_t at,
+                                    size_t m, int elem_shift, Combine combine)
+{
+    const int n = g.size;
+    alignas(16) unsigned char buf[read_buffer];
+    const size_t piece = (read_buffer / size_t(n)) & ~((size_t(1) << elem_shift) - 1);
+    static_assert(read_buffer / port::max_pes >= 16, "a piece holds an element of every size (16 bytes at most)");
+    for (size_t o = at; o < at + m; o += piece) {
+        const size_t k = at + m - o < piece ? at + m - o : piece;
+        for (int j = 0; j < n; ++j) read_rank(g, j, buf + size_t(j) * piece, contribution + o, k);
+        network_get_wait();
+        for (int j = 1; j < n; ++j) combine(buf, buf + size_t(j) * piece, k);
+        copy_local(dest + o, buf, k);
+    }
 }
 
 }  // namespace
@@ -291,8 +314,8 @@ void net_sweep(const Group &g, int root, const Sweep &s)
     unsigned char *const slots = reduce_area(g, &area);
     if (bytes <= area / size_t(g.size)) return reduce_pushed(g, slots, dest, source, bytes, s.combine);
     // Large: a reduce-scatter by reads, then an all-gather by signals. Rank k owns block k of the elements
-    // (block(k), below). Each rank reads every rank's contribution to its block, a chunk at a time into its stack (a
-    // get's destination need not be symmetric), combines them in rank order and writes the result into its own
+    // (block(k), below). Each rank reads every rank's contribution to its block, a piece of each at a time into its
+    // stack (reduce_block; a get's destination need not be symmetric), combines them in rank order and writes the result into its own
     // dest; then it signals that block into every other rank's dest, and waits for theirs. A contribution is read
     // where it is: in its source where that is symmetric and apart from dest, else in dest, into which its source
     // is copied first (every rank decides alike: the arrays are the same on every rank). Rank r's dest block k is
@@ -310,21 +333,11 @@ void net_sweep(const Group &g, int root, const Sweep &s)
         *at = first << shift;
         return (end - first) << shift;
     };
-    alignas(16) unsigned char acc[read_chunk], in[read_chunk];
-    const size_t chunk = read_chunk & ~((size_t(1) << s.elem_shift) - 1);
     size_t mine;
     const size_t mine_bytes = block(r, &mine);
     net_barrier(g);  // every rank's contribution is in place
     const int f = data_flag(g);
-    for (size_t o = mine; o < mine + mine_bytes; o += chunk) {
-        const size_t m = mine + mine_bytes - o < chunk ? mine + mine_bytes - o : chunk;
-        read_rank(g, 0, acc, contribution + o, m);
-        for (int j = 1; j < n; ++j) {
-            read_rank(g, j, in, contribution + o, m);
-            s.combine(acc, in, m);
-        }
-        copy_local(dest + o, acc, m);
-    }
+    reduce_block(g, dest, contribution, mine, mine_bytes, s.elem_shift, s.combine);
     exchange(g, f, dest + mine, dest + mine, mine_bytes, [&block](int j) {
         size_t at;
         return block(j, &at);

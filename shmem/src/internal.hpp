@@ -64,6 +64,14 @@ inline void network_get(void *dest, int pe, const void *source, size_t n)
 {
     if constexpr (port::has_network) port::net_get(dest, pe, source, n);
 }
+inline void network_get_nbi(void *dest, int pe, const void *source, size_t n)
+{
+    if constexpr (port::has_network) port::net_get_nbi(dest, pe, source, n);
+}
+inline void network_get_wait()
+{
+    if constexpr (port::has_network) port::net_get_wait();
+}
 inline uint64_t network_amo(port::AmoOp op, int pe, void *word, unsigned bytes, uint64_t v, uint64_t cond)
 {
     if constexpr (port::has_network) return port::net_amo(op, pe, word, bytes, v, cond);

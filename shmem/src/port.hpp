@@ -172,6 +172,8 @@ enum class AmoOp { fetch, set, swap, cswap, add, and_, or_, xor_ };
 //    net_amo, so it is in the CPU's atomic domain whatever the run's. quiet() need not complete it (the target
 //    waits for it); source may be reused on return.
 //  - net_get(dest, pe, source, n): n bytes from PE pe's source into dest, there on return.
+//  - net_get_nbi(dest, pe, source, n): the same, there only after net_get_wait() or quiet(), so that many gets are
+//    in flight at once; net_get_wait(): every net_get_nbi of this PE's is complete.
 //  - net_amo(op, pe, word, bytes, v, cond): the AMO `op` (as atomic_rmw's, with fetch and set) on PE pe's word of
 //    4 or 8 bytes; returns the old value (fetch, swap, cswap, the fetching forms), complete on return. Atomic with
 //    respect to every AMO of the run on that word, the CPU's on reachable PEs included (the port's atomic domain).
@@ -195,6 +197,8 @@ void net_put(int pe, void *dest, const void *source, size_t n);
 void net_put_signal(int pe, void *dest, const void *source, size_t n, void *flag, unsigned flag_bytes, bool add,
                     uint64_t v);
 void net_get(void *dest, int pe, const void *source, size_t n);
+void net_get_nbi(void *dest, int pe, const void *source, size_t n);
+void net_get_wait();
 uint64_t net_amo(AmoOp op, int pe, void *word, unsigned bytes, uint64_t v, uint64_t cond);
 void net_post(AmoOp op, int pe, void *word, unsigned bytes, uint64_t v);
 void net_fence();

@@ -57,18 +57,24 @@ namespace {
     }
 }
 
-[[gnu::always_inline]] inline void get(const char *routine, shmem_ctx_t ctx, void *dest, const void *source, size_t nelems,
-                                       size_t size, int pe)
+// A get from a PE whose memory this PE reaches (remote_ptr).
+[[gnu::always_inline]] inline void get_bytes_of(void *dest, const void *source, size_t bytes, int pe)
 {
-    const size_t bytes = bytes_of(routine, "nelems", nelems, size);
-    pe = check_rma(routine, ctx, "source", source, bytes, pe);
-    if (by_network(pe)) return network_get(dest, pe, source, bytes);
     const void *remote = port::remote_ptr(source, pe);
     if constexpr (port::has_copy_inline) {
         if (!port::copy_inline(dest, remote, bytes) && bytes != 0) port::get_bytes(dest, remote, bytes);
     } else {
         port::get_bytes(dest, remote, bytes);  // (it takes 0 bytes: port.hpp)
     }
+}
+
+[[gnu::always_inline]] inline void get(const char *routine, shmem_ctx_t ctx, void *dest, const void *source, size_t nelems,
+                                       size_t size, int pe)
+{
+    const size_t bytes = bytes_of(routine, "nelems", nelems, size);
+    pe = check_rma(routine, ctx, "source", source, bytes, pe);
+    if (by_network(pe)) return network_get(dest, pe, source, bytes);
+    get_bytes_of(dest, source, bytes, pe);
 }
 
 // Non-blocking: the port's DMA where it has one (templates: without DMA the branch is discarded, and dma_copy,
@@ -100,6 +106,12 @@ template <bool Dma = port::has_dma>
             port::dma_copy(ctx_channel(ctx), dest, port::remote_ptr(source, pe), bytes);
             return;
         }
+    }
+    if constexpr (port::has_network) {  // a PE beyond reach: the get stays in flight until quiet
+        const size_t bytes = bytes_of(routine, "nelems", nelems, size);
+        pe = check_rma(routine, ctx, "source", source, bytes, pe);
+        if (by_network(pe)) return network_get_nbi(dest, pe, source, bytes);
+        return get_bytes_of(dest, source, bytes, pe);
     }
     get(routine, ctx, dest, source, nelems, size, pe);
 }
@@ -135,9 +147,9 @@ inline void iget(const char *routine, shmem_ctx_t ctx, T *dest, const T *source,
     check_stride(routine, "sst", sst);
     if (n == 0) return;
     check_symmetric(routine, "source", source, strided_extent(routine, n, "sst", sst, sizeof(T)));
-    if (by_network(pe)) {
-        for (size_t i = 0; i < n; ++i) network_get(dest + i * dst, pe, source + i * sst, sizeof(T));
-        return;
+    if (by_network(pe)) {  // every element's get in flight at once
+        for (size_t i = 0; i < n; ++i) network_get_nbi(dest + i * dst, pe, source + i * sst, sizeof(T));
+        return network_get_wait();
     }
     const T *remote = port::remote_ptr(source, pe);
     for (size_t i = 0; i < n; ++i) dest[i * dst] = remote[i * sst];
@@ -229,10 +241,11 @@ bool check_blocks(const char *routine, bool put, const void *symmetric, ptrdiff_
     }
     for (size_t b = 0; b < nblocks; ++b, to += size_t(dst) * elem, from += size_t(sst) * elem) {
         if (net)
-            network_get(to, pe, from, block);
+            network_get_nbi(to, pe, from, block);  // every block's get in flight at once
         else
             port::get_bytes(to, from, block);
     }
+    if (net) network_get_wait();
 }
 
 template <class T>
