@@ -701,6 +701,18 @@ int node_first(int pe)
     return leaders.pe[lo];
 }
 
+namespace {
+struct RoundWait {
+    const uint32_t *flag;
+    uint32_t epoch;
+};
+bool round_done(const void *arg)
+{
+    const auto *w = static_cast<const RoundWait *>(arg);
+    return int32_t(__atomic_load_n(w->flag, __ATOMIC_ACQUIRE) - w->epoch) >= 0;
+}
+}  // namespace
+
 void net_leaders_barrier()
 {
     if (__builtin_expect(leaders.pe == nullptr, 0)) find_leaders();
@@ -709,8 +721,11 @@ void net_leaders_barrier()
     for (int k = 0, d = 1; d < m; ++k, d <<= 1) {
         net_put_signal(leaders.pe[i + d < m ? i + d : i + d - m], nullptr, nullptr, 0, &leader_round[k],
                        sizeof(uint32_t), false, epoch);
-        uint32_t *const flag = &leader_round[k];
-        progress_until([flag, epoch] { return int32_t(__atomic_load_n(flag, __ATOMIC_ACQUIRE) - epoch) >= 0; });
+        // A PE's end announced to this one ends the look (ports' barriers watch shmemi_peer_ended, port.hpp); then
+        // the core finds out whether the barrier can still end, and reports it if not.
+        const RoundWait w{&leader_round[k], epoch};
+        progress_until([&w] { return round_done(&w) || __atomic_load_n(peer_ended_word(), __ATOMIC_RELAXED) != 0; });
+        if (!round_done(&w)) detail::world_wait_ended(round_done, &w);
     }
 }
 

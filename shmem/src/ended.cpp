@@ -27,20 +27,26 @@ const char *current_routine = nullptr;
 
 namespace {
 
+// (port::has_network) The end states of the PEs beyond reach as they announced them to this PE: an ender's
+// signal writes its state into its entry here, then raises shmemi_peer_ended. Symmetric (static data): the ender
+// names its entry by its own address.
+uint32_t net_end_state[port::has_network ? port::max_pes : 1];
+
 uint32_t end_state_of(int pe)
 {
+    if (by_network(pe)) return __atomic_load_n(&net_end_state[pe], __ATOMIC_ACQUIRE);
     return __atomic_load_n(port::remote_ptr(&shmemi_end_state, pe), __ATOMIC_ACQUIRE);
 }
 
-// A PE of `who`, other than this one, that has ended; -1 if none has. Only the PEs this PE reaches by remote_ptr
-// announce their ends to it and are looked at (a PE reached through the network may be gone with its memory: the
-// launcher sees its end, and ends the run if it was not a clean one).
+// A PE of `who`, other than this one, that has ended; -1 if none has. A PE this PE reaches through the network
+// is seen as its announcement left it (net_end_state): one that ended after its shmem_finalize announces nothing
+// there (its memory may be gone: the launcher sees its end, and ends the run if it was not a clean one).
 int ended_member(PeSet who)
 {
     const int me = port::my_pe();
     for (int r = 0; r < who.size; ++r) {
         const int pe = int(unsigned(who.start) + unsigned(r) * unsigned(who.stride));
-        if (pe != me && !by_network(pe) && (end_state_of(pe) & end_ended) != 0) return pe;
+        if (pe != me && (end_state_of(pe) & end_ended) != 0) return pe;
     }
     return -1;
 }
@@ -81,7 +87,17 @@ void announce_end()
         const bool finalized = (mine & 0xff) == end_phase_finalized;
         const int me = port::my_pe(), n = port::n_pes();
         for (int pe = 0; pe < n; ++pe) {
-            if (pe == me || by_network(pe)) continue;
+            if (pe == me) continue;
+            if (by_network(pe)) {
+                // Another node's PE, whose state this PE cannot read: told of an end without shmem_finalize (its
+                // state, then its count raised, in one message). Every PE's process is still there: none ends
+                // before every PE has begun to end (the port's net_stop, after this). After a shmem_finalize, none:
+                // a clean run's end sends nothing across the network.
+                if (!finalized)
+                    network_put_signal(pe, &net_end_state[me], &shmemi_end_state, sizeof(uint32_t),
+                                       port::peer_ended_word(), sizeof(uint32_t), true, 1);
+                continue;
+            }
             const uint32_t theirs = end_state_of(pe);
             if ((theirs & end_ended) != 0) continue;  // waits for nothing
             // After this PE's shmem_finalize, every PE is in its own or past it: a wait there ends without this one.
