@@ -57,24 +57,20 @@ namespace {
     }
 }
 
-// A get from a PE whose memory this PE reaches (remote_ptr).
-[[gnu::always_inline]] inline void get_bytes_of(void *dest, const void *source, size_t bytes, int pe)
+// InFlight (get_nbi): a get from a PE beyond reach stays in flight until quiet.
+template <bool InFlight = false>
+[[gnu::always_inline]] inline void get(const char *routine, shmem_ctx_t ctx, void *dest, const void *source, size_t nelems,
+                                       size_t size, int pe)
 {
+    const size_t bytes = bytes_of(routine, "nelems", nelems, size);
+    pe = check_rma(routine, ctx, "source", source, bytes, pe);
+    if (by_network(pe)) return InFlight ? network_get_nbi(dest, pe, source, bytes) : network_get(dest, pe, source, bytes);
     const void *remote = port::remote_ptr(source, pe);
     if constexpr (port::has_copy_inline) {
         if (!port::copy_inline(dest, remote, bytes) && bytes != 0) port::get_bytes(dest, remote, bytes);
     } else {
         port::get_bytes(dest, remote, bytes);  // (it takes 0 bytes: port.hpp)
     }
-}
-
-[[gnu::always_inline]] inline void get(const char *routine, shmem_ctx_t ctx, void *dest, const void *source, size_t nelems,
-                                       size_t size, int pe)
-{
-    const size_t bytes = bytes_of(routine, "nelems", nelems, size);
-    pe = check_rma(routine, ctx, "source", source, bytes, pe);
-    if (by_network(pe)) return network_get(dest, pe, source, bytes);
-    get_bytes_of(dest, source, bytes, pe);
 }
 
 // Non-blocking: the port's DMA where it has one (templates: without DMA the branch is discarded, and dma_copy,
@@ -107,13 +103,7 @@ template <bool Dma = port::has_dma>
             return;
         }
     }
-    if constexpr (port::has_network) {  // a PE beyond reach: the get stays in flight until quiet
-        const size_t bytes = bytes_of(routine, "nelems", nelems, size);
-        pe = check_rma(routine, ctx, "source", source, bytes, pe);
-        if (by_network(pe)) return network_get_nbi(dest, pe, source, bytes);
-        return get_bytes_of(dest, source, bytes, pe);
-    }
-    get(routine, ctx, dest, source, nelems, size, pe);
+    get<true>(routine, ctx, dest, source, nelems, size, pe);
 }
 
 // Strided: element i goes from source[i * sst] to dest[i * dst]. Elements are copied as whole objects of
